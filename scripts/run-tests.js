@@ -1,0 +1,29 @@
+// Runs every test file under test/ with Node's built-in runner through tsx.
+// Node 20's --test does not expand globs, so the files are listed here.
+// Usage: node scripts/run-tests.js [substring filter ...]
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+const filters = process.argv.slice(2);
+const files = walk('test')
+  .filter((f) => f.endsWith('.test.ts'))
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  { stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);

@@ -1,0 +1,92 @@
+/** Parsers for configuration values; each throws a message that says what was expected. */
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `20s`, `72h`, `1.5m` → milliseconds (operations.md: durations accept ms, s, m, h, d). */
+export function parseDuration(text: string): number {
+  const m = DURATION.exec(text.trim());
+  if (!m) throw new Error(`expected a duration such as 500ms, 20s, 5m, 72h or 30d, got "${text}"`);
+  const ms = Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+  if (!(ms > 0)) throw new Error(`expected a duration above zero, got "${text}"`);
+  return Math.round(ms);
+}
+
+/** Comma-separated durations, e.g. `1m,5m,15m`. */
+export function parseDurations(text: string): number[] {
+  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length === 0) throw new Error('expected at least one duration, e.g. 1m,5m,15m');
+  return parts.map(parseDuration);
+}
+
+/** `1`/`0`, `true`/`false`, `yes`/`no`. */
+export function parseBool(text: string): boolean {
+  const t = text.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(t)) return true;
+  if (['0', 'false', 'no', 'off'].includes(t)) return false;
+  throw new Error(`expected 1 or 0, got "${text}"`);
+}
+
+/** A whole number within [min, max]. */
+export function parseInteger(text: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text.trim())) throw new Error(`expected a whole number, got "${text}"`);
+  const n = Number(text.trim());
+  if (n < min || n > max) throw new Error(`expected a number from ${min} to ${max}, got ${n}`);
+  return n;
+}
+
+/** A TCP port; 0 only where `allowZero` (a listener turned off). */
+export function parsePort(text: string, allowZero = false): number {
+  return parseInteger(text, allowZero ? 0 : 1, 65535);
+}
+
+/** `host[:port]` (IPv6 as `[addr]:port`) — used for resolvers and the smarthost. */
+export function parseHostPort(text: string, needPort: boolean): string {
+  const t = text.trim();
+  const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+|[0-9a-fA-F:]+)(?::(\d+))?$/.exec(t);
+  if (!m) throw new Error(`expected host or host:port, got "${text}"`);
+  if (needPort && m[2] === undefined) throw new Error(`expected host:port, got "${text}"`);
+  if (m[2] !== undefined) parsePort(m[2]);
+  return t;
+}
+
+/** Comma-separated `host[:port]` entries. */
+export function parseHostList(text: string): string[] {
+  return text.split(',').map((p) => p.trim()).filter((p) => p !== '').map((p) => parseHostPort(p, false));
+}
+
+/** An absolute http(s) URL without a trailing slash. */
+export function parseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new Error(`expected an absolute URL such as https://mail.example.com, got "${text}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`expected an https:// URL, got "${text}"`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** A `postgres://` or `postgresql://` connection string. */
+export function parseDatabaseUrl(text: string): string {
+  const t = text.trim();
+  if (!/^postgres(ql)?:\/\//.test(t)) throw new Error(`expected a postgres:// URL, got "${text}"`);
+  return t;
+}
+
+/** A DNS host name (no scheme, no port). */
+export function parseHostname(text: string): string {
+  const t = text.trim().toLowerCase().replace(/\.$/, '');
+  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(t)) {
+    throw new Error(`expected a host name such as mail.example.com, got "${text}"`);
+  }
+  return t;
+}
+
+/** pino log levels. */
+export function parseLogLevel(text: string): string {
+  const t = text.trim().toLowerCase();
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (!levels.includes(t)) throw new Error(`expected one of ${levels.join(', ')}, got "${text}"`);
+  return t;
+}

@@ -1,0 +1,110 @@
+import * as p from './parse-value.js';
+
+/** The resolved, frozen configuration every part of Posthorn reads (through Deps). */
+export interface Config {
+  configFile: string | null;
+  sandbox: boolean;
+  dataDir: string;
+  databaseUrl: string | null;
+  listenHost: string;
+  httpPort: number;
+  smtpPort: number;
+  smtpsPort: number;
+  inboundPort: number;
+  tlsCert: string | null;
+  tlsKey: string | null;
+  hostname: string;
+  publicUrl: string;
+  spfIncludeHost: string;
+  bounceHost: string;
+  dnsServers: string[];
+  mxPort: number;
+  relayHost: string | null;
+  retrySchedule: number[];
+  maxQueueLifetime: number;
+  webhookAllowPrivate: boolean;
+  bodyRetention: number;
+  eventsRateLimit: number;
+  domainRecheckInterval: number;
+  domainGracePeriod: number;
+  logLevel: string;
+}
+
+/** One configuration key: its variable, parser, default and the sentence docs/config.md shows. */
+export interface ConfigEntry<K extends keyof Config = keyof Config> {
+  key: K;
+  env: string;
+  parse: (text: string) => Config[K];
+  /** Default, possibly derived from keys earlier in the schema (e.g. sandbox-dependent ports). */
+  default: (c: Partial<Config>) => Config[K];
+  /** How the default reads in the docs. */
+  defaultText: string;
+  description: string;
+}
+
+function entry<K extends keyof Config>(e: ConfigEntry<K>): ConfigEntry {
+  return e as unknown as ConfigEntry;
+}
+
+const sandboxed = <T>(c: Partial<Config>, inSandbox: T, otherwise: T): T => (c.sandbox ? inSandbox : otherwise);
+
+/**
+ * Every key, in resolution order: a default may read only keys above it. operations.md fixes the
+ * variable names; entries after POSTHORN_SANDBOX's block are additions documented the same way.
+ */
+export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
+  entry({ key: 'configFile', env: 'POSTHORN_CONFIG_FILE', parse: (t) => t, default: () => null, defaultText: 'none',
+    description: 'JSON file whose keys are these variable names; a variable set in the environment wins over the file.' }),
+  entry({ key: 'sandbox', env: 'POSTHORN_SANDBOX', parse: p.parseBool, default: () => true,
+    defaultText: '`1` when no config is given (no config file, no `POSTHORN_HOSTNAME`, no `POSTHORN_DATABASE_URL`), else `0`',
+    description: '`1`: sandbox mode (loopback only, demo account, mail kept in a local mailbox); `0`: production.' }),
+  entry({ key: 'dataDir', env: 'POSTHORN_DATA_DIR', parse: (t) => t, default: () => './data', defaultText: '`./data`',
+    description: 'SQLite file, generated TLS certificate, sandbox mailbox.' }),
+  entry({ key: 'databaseUrl', env: 'POSTHORN_DATABASE_URL', parse: p.parseDatabaseUrl, default: () => null,
+    defaultText: 'SQLite in the data dir', description: '`postgres://…` to use PostgreSQL instead of SQLite.' }),
+  entry({ key: 'listenHost', env: 'POSTHORN_LISTEN_HOST', parse: (t) => t.trim(), default: (c) => sandboxed(c, '127.0.0.1', '0.0.0.0'),
+    defaultText: '`127.0.0.1` in sandbox, `0.0.0.0` otherwise', description: 'Address the listeners bind.' }),
+  entry({ key: 'httpPort', env: 'POSTHORN_HTTP_PORT', parse: (t) => p.parsePort(t), default: () => 8443, defaultText: '`8443`',
+    description: 'HTTPS API, dashboard, tracking links.' }),
+  entry({ key: 'smtpPort', env: 'POSTHORN_SMTP_PORT', parse: (t) => p.parsePort(t), default: (c) => sandboxed(c, 2587, 587),
+    defaultText: '`587` (sandbox: `2587`)', description: 'SMTP relay, STARTTLS.' }),
+  entry({ key: 'smtpsPort', env: 'POSTHORN_SMTPS_PORT', parse: (t) => p.parsePort(t, true), default: (c) => sandboxed(c, 2465, 465),
+    defaultText: '`465` (sandbox: `2465`)', description: 'SMTP relay, implicit TLS; `0` turns it off.' }),
+  entry({ key: 'inboundPort', env: 'POSTHORN_INBOUND_PORT', parse: (t) => p.parsePort(t), default: (c) => sandboxed(c, 2525, 25),
+    defaultText: '`25` (sandbox: `2525`)', description: 'MX for the bounce host: DSNs and complaint reports.' }),
+  entry({ key: 'tlsCert', env: 'POSTHORN_TLS_CERT', parse: (t) => t, default: () => null,
+    defaultText: 'self-signed, generated into the data dir', description: 'PEM certificate (chain) for HTTPS and STARTTLS; set together with `POSTHORN_TLS_KEY`.' }),
+  entry({ key: 'tlsKey', env: 'POSTHORN_TLS_KEY', parse: (t) => t, default: () => null,
+    defaultText: 'self-signed, generated into the data dir', description: 'PEM private key for HTTPS and STARTTLS.' }),
+  entry({ key: 'hostname', env: 'POSTHORN_HOSTNAME', parse: p.parseHostname, default: (c) => sandboxed(c, 'localhost', 'localhost'),
+    defaultText: '`localhost`', description: '`{smtp_host}`: EHLO name, relay host name, Message-ID domain. Set it in production.' }),
+  entry({ key: 'publicUrl', env: 'POSTHORN_PUBLIC_URL', parse: p.parseUrl, default: (c) => `https://${c.hostname}:${c.httpPort}`,
+    defaultText: '`https://<hostname>:<http port>`', description: '`{base_url}` without `/v1`: links in mail, dashboard.' }),
+  entry({ key: 'spfIncludeHost', env: 'POSTHORN_SPF_INCLUDE_HOST', parse: p.parseHostname, default: (c) => `spf.${c.hostname}`,
+    defaultText: '`spf.<hostname>`', description: '`{spf_include_host}`: the host sending domains include in their SPF record.' }),
+  entry({ key: 'bounceHost', env: 'POSTHORN_BOUNCE_HOST', parse: p.parseHostname, default: (c) => `bounce.${c.hostname}`,
+    defaultText: '`bounce.<hostname>`', description: '`{bounce_host}`: target of each domain\'s `bounce.<domain>` CNAME (the aligned return path).' }),
+  entry({ key: 'dnsServers', env: 'POSTHORN_DNS_SERVERS', parse: p.parseHostList, default: () => [],
+    defaultText: "the system's", description: 'Comma-separated `host[:port]` resolvers used for MX lookups and domain checks.' }),
+  entry({ key: 'mxPort', env: 'POSTHORN_MX_PORT', parse: (t) => p.parsePort(t), default: () => 25, defaultText: '`25`',
+    description: "TCP port used when delivering to a recipient's MX." }),
+  entry({ key: 'relayHost', env: 'POSTHORN_RELAY_HOST', parse: (t) => p.parseHostPort(t, true), default: () => null,
+    defaultText: 'none', description: '`host:port` smarthost: all outbound mail goes there instead of MX.' }),
+  entry({ key: 'retrySchedule', env: 'POSTHORN_RETRY_SCHEDULE', parse: p.parseDurations,
+    default: () => [60_000, 300_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000],
+    defaultText: '`1m,5m,15m,30m,1h,2h,4h`', description: 'Soft-bounce backoff; the last step repeats until the queue lifetime ends (decisions §14).' }),
+  entry({ key: 'maxQueueLifetime', env: 'POSTHORN_MAX_QUEUE_LIFETIME', parse: p.parseDuration, default: () => 72 * 3_600_000,
+    defaultText: '`72h`', description: 'Give up on a soft-bouncing recipient after this (decisions §14).' }),
+  entry({ key: 'webhookAllowPrivate', env: 'POSTHORN_WEBHOOK_ALLOW_PRIVATE', parse: p.parseBool, default: (c) => c.sandbox === true,
+    defaultText: '`1` in sandbox, `0` otherwise', description: '`1`: allow webhook URLs on loopback and private addresses (local development, tests).' }),
+  entry({ key: 'bodyRetention', env: 'POSTHORN_BODY_RETENTION', parse: p.parseDuration, default: () => 30 * 86_400_000,
+    defaultText: '`30d`', description: 'How long message bodies are kept; events outlive them (120 days, spec part 6; decisions §12).' }),
+  entry({ key: 'eventsRateLimit', env: 'POSTHORN_EVENTS_RATE_LIMIT', parse: (t) => p.parseInteger(t, 1, 100_000), default: () => 10,
+    defaultText: '`10`', description: 'GET /v1/events requests per second per API key before 429 (spec 4.2 rule 4).' }),
+  entry({ key: 'domainRecheckInterval', env: 'POSTHORN_DOMAIN_RECHECK_INTERVAL', parse: p.parseDuration, default: () => 86_400_000,
+    defaultText: '`24h`', description: 'How often verified domains are re-checked (spec 2.4: daily).' }),
+  entry({ key: 'domainGracePeriod', env: 'POSTHORN_DOMAIN_GRACE_PERIOD', parse: p.parseDuration, default: () => 72 * 3_600_000,
+    defaultText: '`72h`', description: 'A verified domain whose records keep failing this long becomes unverified (decisions §15).' }),
+  entry({ key: 'logLevel', env: 'POSTHORN_LOG_LEVEL', parse: p.parseLogLevel, default: () => 'info', defaultText: '`info`',
+    description: 'Log level (fatal, error, warn, info, debug, trace, silent); logs go to stderr as JSON.' }),
+];

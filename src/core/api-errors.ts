@@ -1,0 +1,67 @@
+/**
+ * The API error table (DESIGN.md convention 6): every error type with its HTTP status, docs path
+ * and SMTP reply. Spec part 7 gives the first five; decisions §4, §7, §8 add the rest.
+ */
+export const API_ERROR_TYPES = [
+  'invalid_request',
+  'invalid_key',
+  'domain_unverified',
+  'recipient_suppressed',
+  'rate_limited',
+  'payload_too_large',
+  'idempotency_key_reused',
+  'idempotency_conflict',
+  'quota_exceeded',
+  'not_found',
+  'internal_error',
+] as const;
+
+export type ApiErrorType = (typeof API_ERROR_TYPES)[number];
+
+export interface ErrorSpec {
+  status: number;
+  /** SMTP reply for the relay (issue 03): basic code and enhanced status code (RFC 3463). */
+  smtp: { code: number; enhanced: string };
+}
+
+export const ERROR_TABLE: Record<ApiErrorType, ErrorSpec> = {
+  invalid_request: { status: 400, smtp: { code: 550, enhanced: '5.6.0' } },
+  invalid_key: { status: 401, smtp: { code: 535, enhanced: '5.7.8' } },
+  domain_unverified: { status: 403, smtp: { code: 550, enhanced: '5.7.1' } },
+  recipient_suppressed: { status: 422, smtp: { code: 550, enhanced: '5.1.1' } },
+  rate_limited: { status: 429, smtp: { code: 451, enhanced: '4.7.1' } },
+  payload_too_large: { status: 413, smtp: { code: 552, enhanced: '5.3.4' } },
+  idempotency_key_reused: { status: 422, smtp: { code: 554, enhanced: '5.6.0' } },
+  idempotency_conflict: { status: 409, smtp: { code: 451, enhanced: '4.3.0' } },
+  quota_exceeded: { status: 429, smtp: { code: 452, enhanced: '4.5.3' } },
+  not_found: { status: 404, smtp: { code: 550, enhanced: '5.0.0' } },
+  internal_error: { status: 500, smtp: { code: 451, enhanced: '4.3.0' } },
+};
+
+/** A refusal as a value: what the pipeline returns and the wire adapters translate. */
+export interface ApiError {
+  type: ApiErrorType;
+  message: string;
+  field?: string;
+  /** Seconds until a retry may succeed (429s); becomes `Retry-After`. */
+  retryAfter?: number;
+}
+
+/** Builds an ApiError value. */
+export function apiError(type: ApiErrorType, message: string, field?: string, retryAfter?: number): ApiError {
+  const err: ApiError = { type, message };
+  if (field !== undefined) err.field = field;
+  if (retryAfter !== undefined) err.retryAfter = retryAfter;
+  return err;
+}
+
+/** The JSON body of spec part 7: `{ error: { type, message, field?, docs } }`. */
+export function errorBody(err: ApiError): { error: { type: ApiErrorType; message: string; field?: string; docs: string } } {
+  const body: { type: ApiErrorType; message: string; field?: string; docs: string } = {
+    type: err.type,
+    message: err.message,
+    docs: `/docs/errors#${err.type}`,
+  };
+  if (err.field !== undefined) body.field = err.field;
+  return { error: body };
+}

@@ -1,0 +1,181 @@
+/**
+ * Kysely table types: the one description of Posthorn's storage, shared by SQLite and PostgreSQL.
+ * Times are epoch milliseconds in BIGINT columns (DESIGN.md convention 2: SQL never calls now()),
+ * JSON is TEXT, flags are INTEGER 0/1, so both dialects read the same values.
+ */
+export interface Database {
+  accounts: AccountTable;
+  domains: DomainTable;
+  api_keys: ApiKeyTable;
+  smtp_credentials: SmtpCredentialTable;
+  messages: MessageTable;
+  recipients: RecipientTable;
+  events: EventTable;
+  suppressions: SuppressionTable;
+  idempotency_keys: IdempotencyTable;
+  jobs: JobTable;
+  volume: VolumeTable;
+  rate_limits: RateLimitTable;
+  notices: NoticeTable;
+  settings: SettingTable;
+}
+
+export interface AccountTable {
+  id: string;
+  name: string;
+  /** Sends per second per sending domain (decisions §6). */
+  rate_limit: number;
+  /** Accepted recipients per calendar month (UTC); null is unlimited (decisions §8). */
+  monthly_quota: number | null;
+  created_at: number;
+}
+
+export const DOMAIN_STATUSES = ['pending', 'verified', 'warning', 'unverified'] as const;
+/** pending: never verified; warning: verified, a record stopped matching (still sends); unverified: lost it (decisions §15). */
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
+
+export interface DomainTable {
+  id: string;
+  account_id: string;
+  name: string;
+  status: DomainStatus;
+  /** 1 for the sandbox domain, verified without DNS (operations.md, sandbox mode). */
+  sandbox: number;
+  dkim_selector: string;
+  dkim_private_key: string;
+  dkim_public_key: string;
+  verified_at: number | null;
+  checked_at: number | null;
+  /** When a re-check of a verified domain first failed; cleared when it passes again. */
+  failing_since: number | null;
+  /** JSON of the last DomainChecks. */
+  last_checks: string | null;
+  created_at: number;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  domain_id: string;
+  /** Public part shown in listings, e.g. `ph_a1b2c3d4`. */
+  prefix: string;
+  /** SHA-256 hex of the whole key; the key itself is never stored (decisions §16). */
+  key_hash: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface SmtpCredentialTable {
+  id: string;
+  domain_id: string;
+  username: string;
+  password_hash: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface MessageTable {
+  id: string;
+  account_id: string;
+  domain_id: string;
+  /** Sender address after the from rewrite (decisions §1). */
+  from_address: string;
+  subject: string;
+  /** JSON array of strings. */
+  tags: string;
+  /** The composed RFC 5322 message; null once purged by body retention (decisions §12). */
+  mime: string | null;
+  size: number;
+  created_at: number;
+}
+
+export interface RecipientTable {
+  id: string;
+  message_id: string;
+  address: string;
+  /** Lower-cased domain of the address: the delivery engine groups by it. */
+  domain: string;
+  status: string;
+  updated_at: number;
+}
+
+export interface EventTable {
+  id: string;
+  account_id: string;
+  domain_id: string;
+  message_id: string;
+  event: string;
+  recipient: string;
+  from_address: string;
+  subject: string;
+  tags: string;
+  details: string;
+  occurred_at: number;
+}
+
+export const SUPPRESSION_REASONS = ['hard_bounce', 'complaint', 'unsubscribed', 'manual'] as const;
+export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+
+export interface SuppressionTable {
+  account_id: string;
+  /** Lower-cased address. */
+  address: string;
+  reason: SuppressionReason;
+  message_id: string | null;
+  created_at: number;
+}
+
+export interface IdempotencyTable {
+  domain_id: string;
+  key: string;
+  /** SHA-256 of the canonical request, to tell a replay from a reuse (decisions §7). */
+  fingerprint: string;
+  state: 'in_flight' | 'done';
+  response_status: number | null;
+  /** JSON body of the stored response. */
+  response_body: string | null;
+  /** An in-flight claim older than this was abandoned by a crash and may be taken over. */
+  locked_until: number;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface JobTable {
+  id: string;
+  kind: string;
+  message_id: string;
+  recipient_id: string;
+  run_at: number;
+  attempts: number;
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
+export interface VolumeTable {
+  account_id: string;
+  /** `YYYY-MM`, UTC. */
+  month: string;
+  count: number;
+}
+
+export interface RateLimitTable {
+  key: string;
+  /** GCRA theoretical arrival time, epoch ms. */
+  tat: number;
+}
+
+export interface NoticeTable {
+  id: string;
+  account_id: string;
+  domain_id: string | null;
+  kind: string;
+  message: string;
+  details: string;
+  created_at: number;
+}
+
+export interface SettingTable {
+  key: string;
+  value: string;
+}

@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from './database.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** An open database and which dialect it speaks. */
+export interface OpenDatabase {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// BIGINT (int8, oid 20) arrives as a string by default; our BIGINTs are epoch ms and counters,
+// far inside Number's exact range, so read them as numbers on both dialects.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+/**
+ * Opens the SQLite file (WAL, synchronous=FULL: a commit survives power loss) or a PostgreSQL pool.
+ * This module and the dialect-specific SQL in queue/ and rate limiting are the only places that
+ * know which database is behind Kysely (DESIGN.md convention 3).
+ */
+export function openDatabase(opts: { databaseUrl: string | null; dataDir: string; sqliteFile?: string; pgSchema?: string; poolSize?: number }): OpenDatabase {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  mkdirSync(opts.dataDir, { recursive: true });
+  const file = opts.sqliteFile ?? join(opts.dataDir, 'posthorn.sqlite');
+  const sqlite = new BetterSqlite3(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  // The CLI may write while a server runs on the same file (operations.md): wait, don't fail.
+  sqlite.pragma('busy_timeout = 10000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
