@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /** Parsers for configuration values; each throws a message that says what was expected. */
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
@@ -50,9 +52,21 @@ export function parseHostPort(text: string, needPort: boolean): string {
   return t;
 }
 
-/** Comma-separated `host[:port]` entries. */
-export function parseHostList(text: string): string[] {
-  return text.split(',').map((p) => p.trim()).filter((p) => p !== '').map((p) => parseHostPort(p, false));
+/**
+ * Comma-separated resolver addresses: `ip`, `ip:port` or `[ipv6]:port`. IP literals only, because
+ * Node's resolver cannot be pointed at a host name (it would need DNS to find DNS).
+ */
+export function parseResolverList(text: string): string[] {
+  const entries = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (entries.length === 0) throw new Error('expected at least one resolver address, e.g. 127.0.0.1:53');
+  for (const e of entries) {
+    const m = /^(?:(\d{1,3}(?:\.\d{1,3}){3})(?::(\d+))?|\[([0-9a-fA-F:.]+)\](?::(\d+))?|([0-9a-fA-F:]+))$/.exec(e);
+    const ip = m?.[1] ?? m?.[3] ?? m?.[5];
+    if (!m || !ip || isIP(ip) === 0) throw new Error(`expected resolver IP addresses such as 127.0.0.1:5353 or [::1]:53, got "${e}"`);
+    const port = m[2] ?? m[4];
+    if (port !== undefined) parsePort(port);
+  }
+  return entries;
 }
 
 /** An absolute http(s) URL without a trailing slash. */

@@ -1,0 +1,38 @@
+import type { Deps } from '../deps.js';
+import { CommandError } from '../core/command-error.js';
+import { normalizeDomain } from '../core/domain-name.js';
+import { findAccount } from '../accounts/accounts.js';
+import type { DomainTable } from '../storage/database.js';
+import { generateDkimKey, newSelector } from './dkim-key.js';
+
+/**
+ * Adds a sending domain to an account with a fresh 2048-bit DKIM key (issue 01 §4). It starts
+ * `pending`; only the sandbox domain starts verified, since sandbox mail never leaves the machine.
+ */
+export async function addDomain(
+  deps: Pick<Deps, 'db' | 'clock' | 'ids'>, accountName: string, domainName: string, opts: { sandbox?: boolean } = {},
+): Promise<DomainTable> {
+  const name = normalizeDomain(domainName);
+  if (name === null) throw new CommandError(`"${domainName}" is not a valid domain name (e.g. example.com)`);
+  const account = await findAccount(deps, accountName);
+  const taken = await deps.db.selectFrom('domains').select('account_id').where('name', '=', name).executeTakeFirst();
+  if (taken) throw new CommandError(`domain ${name} is already added${taken.account_id === account.id ? ' to this account' : ' to another account'}`);
+  const now = deps.clock.now();
+  const key = await generateDkimKey();
+  const row: DomainTable = {
+    id: deps.ids.next('dom', now), account_id: account.id, name, status: opts.sandbox ? 'verified' : 'pending',
+    sandbox: opts.sandbox ? 1 : 0, dkim_selector: newSelector(now), dkim_private_key: key.privateKeyPem,
+    dkim_public_key: key.publicKeyB64, verified_at: opts.sandbox ? now : null, checked_at: null, failing_since: null,
+    last_checks: null, created_at: now,
+  };
+  await deps.db.insertInto('domains').values(row).execute();
+  return row;
+}
+
+/** Finds a domain by name or fails naming it. */
+export async function findDomain(deps: Pick<Deps, 'db'>, domainName: string): Promise<DomainTable> {
+  const name = normalizeDomain(domainName) ?? domainName;
+  const row = await deps.db.selectFrom('domains').selectAll().where('name', '=', name).executeTakeFirst();
+  if (!row) throw new CommandError(`no domain named "${domainName}"; add it with: posthorn domain add ${domainName} --account NAME`);
+  return row;
+}

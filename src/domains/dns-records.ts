@@ -1,0 +1,50 @@
+import { normalizeHost } from './normalize-host.js';
+
+/** The four records a sending domain publishes, in the order they are shown (decisions.md §15). */
+export const RECORD_PURPOSES = ['spf', 'dkim', 'return_path', 'dmarc'] as const;
+
+/** What a domain record is for. */
+export type RecordPurpose = (typeof RECORD_PURPOSES)[number];
+
+/** One DNS record the customer adds alongside their existing ones. */
+export interface DomainRecord {
+  purpose: RecordPurpose;
+  type: 'TXT' | 'CNAME';
+  name: string;
+  value: string;
+}
+
+/** The service's own hosts that the customer's records point at (operations.md config). */
+export interface ServiceHosts {
+  spfIncludeHost: string;
+  bounceHost: string;
+}
+
+/** The records `domain` must publish to send with the DKIM key `publicKeyB64` under `selector`. */
+export function domainRecords(
+  domain: string,
+  selector: string,
+  publicKeyB64: string,
+  hosts: ServiceHosts,
+): DomainRecord[] {
+  const name = normalizeHost(domain);
+  return [
+    // RFC 7208 §5.2: include: authorises our sending IPs; ~all (softfail) so a customer who
+    // pastes this as their only SPF record does not hard-fail mail from other senders at once.
+    { purpose: 'spf', type: 'TXT', name, value: `v=spf1 include:${normalizeHost(hosts.spfIncludeHost)} ~all` },
+    // RFC 6376 §3.6.1 key record at <selector>._domainkey.<domain> (§3.6.2.1).
+    {
+      purpose: 'dkim',
+      type: 'TXT',
+      name: `${selector}._domainkey.${name}`,
+      value: `v=DKIM1; k=rsa; p=${publicKeyB64}`,
+    },
+    // The envelope sender lives under bounce.<domain>, so SPF aligns (RFC 7489 §3.1.2) while
+    // bounces still reach our inbound MX through the CNAME.
+    { purpose: 'return_path', type: 'CNAME', name: `bounce.${name}`, value: normalizeHost(hosts.bounceHost) },
+    // RFC 7489 §6.3. Start at p=none: receivers report but do not act, so a customer's other mail
+    // streams are not quarantined before they are aligned too; tighten to quarantine/reject later.
+    // Relaxed alignment (adkim=r; aspf=r) lets bounce.<domain> align with <domain>.
+    { purpose: 'dmarc', type: 'TXT', name: `_dmarc.${name}`, value: 'v=DMARC1; p=none; adkim=r; aspf=r' },
+  ];
+}

@@ -1,0 +1,24 @@
+import type { Deps } from '../deps.js';
+import { checkDomain } from './check-domain.js';
+
+/**
+ * Re-checks every non-sandbox domain whose last check is older than the re-check interval (spec
+ * 2.4: daily), a few at a time. Pending domains are included, so a domain becomes verified by
+ * itself once its records are published. Returns how many were checked.
+ */
+export async function recheckDueDomains(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'resolver' | 'config' | 'log'>, batch = 50): Promise<number> {
+  const dueBefore = deps.clock.now() - deps.config.domainRecheckInterval;
+  const due = await deps.db.selectFrom('domains').selectAll()
+    .where('sandbox', '=', 0)
+    .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<=', dueBefore)]))
+    .orderBy('checked_at').limit(batch).execute();
+  for (const domain of due) {
+    try {
+      const out = await checkDomain(deps, domain);
+      if (out.domain.status !== domain.status) deps.log.info({ domain: domain.name, from: domain.status, to: out.domain.status }, 'domain status changed');
+    } catch (err) {
+      deps.log.error({ err, domain: domain.name }, 'domain re-check failed');
+    }
+  }
+  return due.length;
+}
