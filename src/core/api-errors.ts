@@ -65,3 +65,11 @@ export function errorBody(err: ApiError): { error: { type: ApiErrorType; message
   if (err.field !== undefined) body.field = err.field;
   return { error: body };
 }
+
+/** Spec 5.7: every authentication failure is the same 401, which does not say which cause applies. */
+export const UNAUTHORIZED: ApiError = Object.freeze({ type: 'invalid_key', message: 'The API key is missing, malformed, revoked or not valid.' });
+
+/** Whole seconds to wait before a retry, at least 1 (decisions §6: Retry-After in whole seconds). */
+export function retryAfterSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}

@@ -82,7 +82,12 @@ export interface MessageTable {
   subject: string;
   /** JSON array of strings. */
   tags: string;
-  /** The composed RFC 5322 message; null once purged by body retention (decisions §12). */
+  /**
+   * JSON MessageDraft (send/message-draft.ts) fixed at submit: headers, Message-ID, Date, bodies.
+   * Null once purged by body retention (decisions §12).
+   */
+  content: string | null;
+  /** The rendered RFC 5322 message, written once when first rendered; purged with `content`. */
   mime: string | null;
   size: number;
   created_at: number;

@@ -56,6 +56,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('from_address', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('tags', 'text', (c) => c.notNull())
+    .addColumn('content', 'text')
     .addColumn('mime', 'text')
     .addColumn('size', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())

@@ -1,0 +1,37 @@
+import type { Deps } from '../deps.js';
+import type { DomainStatus } from '../storage/database.js';
+import { hashApiKey, looksLikeApiKey } from './api-key-format.js';
+
+/** Who is calling: the key, its sending domain and the domain's account. */
+export interface AuthContext {
+  keyId: string;
+  domain: { id: string; name: string; status: DomainStatus; sandbox: boolean };
+  account: { id: string; rateLimit: number; monthlyQuota: number | null };
+}
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/**
+ * Resolves an `Authorization` header to its active key (spec part 5). Every failure — missing or
+ * malformed header, unknown key, revoked key — is the same `null`, so the 401 cannot say which
+ * (spec 5.7). Not cached: a replaced key must fail at once, even when another process replaced it.
+ */
+export async function authenticate(deps: Pick<Deps, 'db'>, authorization: string | undefined): Promise<AuthContext | null> {
+  const m = authorization === undefined ? null : BEARER.exec(authorization);
+  const key = m?.[1];
+  if (key === undefined || !looksLikeApiKey(key)) return null;
+  const row = await deps.db
+    .selectFrom('api_keys as k')
+    .innerJoin('domains as d', 'd.id', 'k.domain_id')
+    .innerJoin('accounts as a', 'a.id', 'd.account_id')
+    .select(['k.id as key_id', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
+    .where('k.key_hash', '=', hashApiKey(key))
+    .where('k.revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    keyId: row.key_id,
+    domain: { id: row.domain_id, name: row.name, status: row.status, sandbox: row.sandbox === 1 },
+    account: { id: row.account_id, rateLimit: row.rate_limit, monthlyQuota: row.monthly_quota },
+  };
+}

@@ -1,0 +1,53 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { EventName } from '../core/event-names.js';
+import type { Database, EventTable, SuppressionReason } from '../storage/database.js';
+import { insertChunked } from '../storage/insert-chunked.js';
+
+/** An event to record; `suppress` asks the writer to add the recipient to the suppression list. */
+export interface NewEvent {
+  id: string;
+  accountId: string;
+  domainId: string;
+  messageId: string;
+  event: EventName;
+  recipient: string;
+  from: string;
+  subject: string;
+  tags: readonly string[];
+  details: Record<string, unknown>;
+  occurredAt: number;
+  suppress?: SuppressionReason;
+}
+
+/** Which suppression reason an event implies by itself (decisions §13); `failed` suppresses only when the bounce says so. */
+function impliedSuppression(e: NewEvent): SuppressionReason | undefined {
+  switch (e.event) {
+    case 'complained': return 'complaint';
+    case 'unsubscribed': return 'unsubscribed';
+    case 'failed': return e.suppress;
+    default: return undefined;
+  }
+}
+
+/**
+ * The one place events are stored (DESIGN.md): inside the caller's transaction it inserts the
+ * events and applies their side effects — suppression on a hard `failed`, `complained`,
+ * `unsubscribed`. (Issue 04 adds the webhook outbox row here, in the same transaction.)
+ */
+export async function writeEvents(db: Kysely<Database> | Transaction<Database>, events: readonly NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows: EventTable[] = events.map((e) => ({
+    id: e.id, account_id: e.accountId, domain_id: e.domainId, message_id: e.messageId, event: e.event,
+    recipient: e.recipient, from_address: e.from, subject: e.subject, tags: JSON.stringify(e.tags),
+    details: JSON.stringify(e.details), occurred_at: e.occurredAt,
+  }));
+  await insertChunked(db, 'events', rows);
+  for (const e of events) {
+    const reason = impliedSuppression(e);
+    if (reason === undefined) continue;
+    await db.insertInto('suppressions')
+      .values({ account_id: e.accountId, address: e.recipient.toLowerCase(), reason, message_id: e.messageId, created_at: e.occurredAt })
+      .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())
+      .execute();
+  }
+}

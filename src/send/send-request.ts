@@ -1,0 +1,15 @@
+import type { Mailbox } from '../core/mailbox.js';
+
+/** A validated send request, whatever it came in through (HTTP JSON now, the SMTP relay in issue 03). */
+export interface SendRequest {
+  from: Mailbox;
+  /** Distinct recipients (compared case-insensitively, decisions §3), in request order. */
+  to: Mailbox[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  tags: string[];
+  headers: [string, string][];
+  /** SHA-256 of the canonical request: equal for a replay, different for a reused key (decisions §7). */
+  fingerprint: string;
+}

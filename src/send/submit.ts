@@ -1,0 +1,175 @@
+import type { Deps } from '../deps.js';
+import { apiError, ERROR_TABLE, errorBody, retryAfterSeconds, UNAUTHORIZED, type ApiError } from '../core/api-errors.js';
+import type { Mailbox } from '../core/mailbox.js';
+import { authenticate, type AuthContext } from '../credentials/authenticate.js';
+import { writeEvents, type NewEvent } from '../events/write-events.js';
+import { findSuppressed } from '../suppression/find-suppressed.js';
+import { createBatcher } from '../storage/batcher.js';
+import { checkSenderDomain } from './check-sender-domain.js';
+import { claimIdempotencyKey, completeIdempotencyKey, isValidIdempotencyKey, releaseIdempotencyKey, type StoredResponse } from './idempotency.js';
+import { composeDraft } from './message-draft.js';
+import { persistMessages, type MessagePlan, type PersistResult } from './persist-messages.js';
+import type { SendRequest } from './send-request.js';
+import { validateSendJson } from './validate-send-json.js';
+
+/** A send as it arrives over HTTP (the SMTP relay adds its own variant in issue 03). */
+export interface HttpSubmission {
+  source: 'http';
+  authorization: string | undefined;
+  contentType: string | undefined;
+  body: Buffer | undefined;
+  idempotencyKey: string | undefined;
+}
+
+/** Spec 2.1: the response to an accepted send. */
+export interface SendResponse {
+  id: string;
+  status: 'queued';
+  dkim: 'signed';
+  dmarc: 'aligned';
+}
+
+export type SubmitResult =
+  | { kind: 'accepted'; body: SendResponse; replayed: boolean }
+  | { kind: 'refused'; error: ApiError; replayed: boolean };
+
+/** The submit pipeline: one per process, shared by every intake, with its group-commit batcher. */
+export interface SubmitPipeline {
+  submit(input: HttpSubmission): Promise<SubmitResult>;
+  drain(): Promise<void>;
+}
+
+const monthOf = (now: number) => new Date(now).toISOString().slice(0, 7);
+
+function secondsToNextMonth(now: number): number {
+  const d = new Date(now);
+  return retryAfterSeconds(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - now);
+}
+
+function refused(error: ApiError, replayed = false): SubmitResult {
+  return { kind: 'refused', error, replayed };
+}
+
+/** A stored response turned back into the value it was made from (decisions §7 replay). */
+function fromStored(stored: StoredResponse): SubmitResult {
+  if (stored.status === 202) return { kind: 'accepted', body: stored.body as SendResponse, replayed: true };
+  const e = (stored.body as ReturnType<typeof errorBody>).error;
+  return refused(apiError(e.type, e.message, e.field), true);
+}
+
+function toStored(result: SubmitResult): StoredResponse {
+  return result.kind === 'accepted'
+    ? { status: 202, body: result.body }
+    : { status: ERROR_TABLE[result.error.type].status, body: errorBody(result.error) };
+}
+
+/**
+ * Builds the pipeline of DESIGN.md: authenticate → validate → idempotency → rate limit → sender
+ * domain → suppression → quota → compose → persist. Each step returns a value; a refusal stops
+ * the pipeline. 202 is answered only after persist's transaction committed.
+ */
+export function createSubmitPipeline(deps: Deps): SubmitPipeline {
+  const batcher = createBatcher<MessagePlan, PersistResult>((plans) => persistMessages(deps.db, plans), {
+    maxBatch: 256,
+    concurrency: deps.dialect === 'postgres' ? 4 : 1,
+    onBatch: (n) => deps.metrics.commitBatch.observe(n),
+  });
+
+  /** decisions §13: refusals that have recipients leave a `rejected-by-system` event per recipient. */
+  async function recordRejection(auth: AuthContext, req: SendRequest, from: Mailbox, recipients: { address: string; details: Record<string, unknown> }[], result: SubmitResult, idemKey: string | undefined) {
+    const now = deps.clock.now();
+    const messageId = deps.ids.next('msg', now);
+    const events: NewEvent[] = recipients.map((r) => ({
+      id: deps.ids.next('evt', now), accountId: auth.account.id, domainId: auth.domain.id, messageId, event: 'rejected-by-system',
+      recipient: r.address, from: from.address, subject: req.subject, tags: req.tags, details: r.details, occurredAt: now,
+    }));
+    await deps.db.transaction().execute(async (trx) => {
+      await writeEvents(trx, events);
+      if (idemKey !== undefined) await completeIdempotencyKey(trx, auth.domain.id, idemKey, toStored(result));
+    });
+  }
+
+  function plan(auth: AuthContext, req: SendRequest, from: Mailbox, idemKey: string | undefined): { plan: MessagePlan; body: SendResponse } {
+    const now = deps.clock.now();
+    const id = deps.ids.next('msg', now);
+    const draft = composeDraft({ id, hostname: deps.config.hostname, now, from, to: req.to, subject: req.subject, html: req.html, text: req.text, headers: req.headers });
+    const content = JSON.stringify(draft);
+    const body: SendResponse = { id, status: 'queued', dkim: 'signed', dmarc: 'aligned' };
+    const recipients = req.to.map((m) => ({ id: deps.ids.next('rcp', now), message_id: id, address: m.address, domain: m.domain, status: 'queued', updated_at: now }));
+    const p: MessagePlan = {
+      message: { id, account_id: auth.account.id, domain_id: auth.domain.id, from_address: from.address, subject: req.subject, tags: JSON.stringify(req.tags), content, mime: null, size: Buffer.byteLength(content), created_at: now },
+      recipients,
+      events: recipients.map((r) => ({
+        id: deps.ids.next('evt', now), accountId: auth.account.id, domainId: auth.domain.id, messageId: id, event: 'accepted-by-system' as const,
+        recipient: r.address, from: from.address, subject: req.subject, tags: req.tags, details: {}, occurredAt: now,
+      })),
+      jobs: recipients.map((r) => ({ id: deps.ids.next('job', now), kind: 'deliver', message_id: id, recipient_id: r.id, run_at: now, attempts: 0, locked_by: null, locked_until: null, last_error: null, created_at: now })),
+      volume: { accountId: auth.account.id, month: monthOf(now), count: recipients.length, quota: auth.account.monthlyQuota },
+      idempotency: idemKey === undefined ? null : { domainId: auth.domain.id, key: idemKey, response: { status: 202, body } },
+    };
+    return { plan: p, body };
+  }
+
+  /** The steps after idempotency; the caller owns the claim. */
+  async function afterClaim(auth: AuthContext, req: SendRequest, idemKey: string | undefined): Promise<SubmitResult> {
+    const rate = await deps.limiter.take(`send:${auth.domain.id}`, auth.account.rateLimit, deps.clock.now());
+    if (!rate.ok) {
+      return refused(apiError('rate_limited', `Above ${auth.account.rateLimit} messages per second for ${auth.domain.name}.`, undefined, retryAfterSeconds(rate.retryAfterMs)));
+    }
+    const from = await checkSenderDomain(deps, auth, req.from);
+    if ('type' in from) {
+      const result = refused(from);
+      await recordRejection(auth, req, req.from, req.to.map((m) => ({ address: m.address, details: { reason: 'domain_unverified', message: from.message } })), result, idemKey);
+      return result;
+    }
+    const suppressed = await findSuppressed(deps.db, auth.account.id, req.to.map((m) => m.address));
+    if (suppressed.size > 0) {
+      const hits = req.to.filter((m) => suppressed.has(m.address.toLowerCase()));
+      const result = refused(apiError('recipient_suppressed', `Recipient${hits.length > 1 ? 's are' : ' is'} on the suppression list: ${hits.map((m) => m.address).join(', ')}. Nothing was sent.`, 'to'));
+      await recordRejection(auth, req, from, hits.map((m) => ({ address: m.address, details: { reason: 'suppressed', suppression_reason: suppressed.get(m.address.toLowerCase()) } })), result, idemKey);
+      return result;
+    }
+    const { plan: p, body } = plan(auth, req, from, idemKey);
+    const persisted = await batcher.submit(p);
+    if (persisted.kind === 'error') throw persisted.error;
+    if (persisted.kind === 'quota_exceeded') {
+      return refused(apiError('quota_exceeded', `The monthly volume of ${auth.account.monthlyQuota} recipients is reached.`, undefined, secondsToNextMonth(deps.clock.now())));
+    }
+    return { kind: 'accepted', body, replayed: false };
+  }
+
+  async function submit(input: HttpSubmission): Promise<SubmitResult> {
+    const auth = await authenticate(deps, input.authorization);
+    if (!auth) return refused(UNAUTHORIZED);
+    const req = validateSendJson(input.contentType, input.body);
+    if ('type' in req) return refused(req);
+    const key = input.idempotencyKey;
+    if (key === undefined) return afterClaim(auth, req, undefined);
+    if (!isValidIdempotencyKey(key)) return refused(apiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key'));
+    const claim = await claimIdempotencyKey(deps.db, auth.domain.id, key, req.fingerprint, deps.clock.now());
+    switch (claim.kind) {
+      case 'replay': return fromStored(claim.response);
+      case 'in_flight': return refused(apiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress; retry later.', 'Idempotency-Key'));
+      case 'reused': return refused(apiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.', 'Idempotency-Key'));
+      case 'claimed': break;
+    }
+    try {
+      const result = await afterClaim(auth, req, key);
+      // Transient refusals (429) are not remembered: a retry with the same key must be able to succeed.
+      if (result.kind === 'refused' && ERROR_TABLE[result.error.type].status === 429) await releaseIdempotencyKey(deps.db, auth.domain.id, key);
+      return result;
+    } catch (err) {
+      await releaseIdempotencyKey(deps.db, auth.domain.id, key).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  return {
+    async submit(input) {
+      const result = await submit(input);
+      deps.metrics.sends.inc({ source: input.source, outcome: result.kind === 'accepted' ? 'accepted' : result.error.type });
+      return result;
+    },
+    drain: () => batcher.drain(),
+  };
+}

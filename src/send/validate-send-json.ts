@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { apiError, type ApiError } from '../core/api-errors.js';
+import { parseMailbox, type Mailbox } from '../core/mailbox.js';
+import { validateCustomHeaders } from './custom-headers.js';
+import type { SendRequest } from './send-request.js';
+
+const FIELDS = new Set(['from', 'to', 'subject', 'html', 'text', 'tags', 'headers', 'template', 'variables']);
+/** decisions §3: `to` holds 1 to 50 recipients. */
+export const MAX_RECIPIENTS = 50;
+const MAX_TAGS = 20;
+const MAX_TAG_LENGTH = 100;
+const MAX_SUBJECT = 998;
+
+const invalid = (field: string, message: string): ApiError => apiError('invalid_request', message, field);
+
+function parseJsonObject(contentType: string | undefined, raw: Buffer | undefined): { body: Record<string, unknown> } | { error: ApiError } {
+  // Spec part 4: requests with a body carry Content-Type: application/json.
+  if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
+    return { error: invalid('Content-Type', 'Content-Type must be application/json') };
+  }
+  if (raw === undefined || raw.length === 0) return { error: invalid('body', 'request body is empty; expected a JSON object') };
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    return { error: invalid('body', `request body is not valid JSON: ${(err as Error).message}`) };
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { error: invalid('body', 'request body must be a JSON object') };
+  return { body: body as Record<string, unknown> };
+}
+
+function validateRecipients(input: unknown): Mailbox[] | ApiError {
+  if (input === undefined || input === null) return invalid('to', 'to is required: one address or an array of 1 to 50');
+  const list = typeof input === 'string' ? [input] : input;
+  if (!Array.isArray(list)) return invalid('to', 'to must be a string or an array of strings');
+  if (list.length === 0 || list.length > MAX_RECIPIENTS) return invalid('to', `to must hold 1 to ${MAX_RECIPIENTS} recipients, got ${list.length}`);
+  const seen = new Set<string>();
+  const out: Mailbox[] = [];
+  for (const [i, item] of list.entries()) {
+    const label = typeof input === 'string' ? 'to' : `to[${i}]`;
+    if (typeof item !== 'string') return invalid('to', `${label} must be a string`);
+    const mb = parseMailbox(item);
+    if ('error' in mb) return invalid('to', `${label} ${mb.error}`);
+    const key = mb.address.toLowerCase();
+    if (seen.has(key)) continue; // decisions §3: duplicates are sent once
+    seen.add(key);
+    out.push(mb);
+  }
+  return out;
+}
+
+function validateTags(input: unknown): string[] | ApiError {
+  if (input === undefined) return [];
+  if (!Array.isArray(input)) return invalid('tags', 'tags must be an array of strings');
+  if (input.length > MAX_TAGS) return invalid('tags', `tags may hold at most ${MAX_TAGS} entries`);
+  const out: string[] = [];
+  for (const [i, t] of input.entries()) {
+    if (typeof t !== 'string' || t.trim() === '' || t.length > MAX_TAG_LENGTH || /[\p{Cc}]/u.test(t)) {
+      return invalid('tags', `tags[${i}] must be a non-empty string of at most ${MAX_TAG_LENGTH} characters without control characters`);
+    }
+    if (!out.includes(t)) out.push(t);
+  }
+  return out;
+}
+
+function optionalString(body: Record<string, unknown>, field: 'html' | 'text'): string | null | ApiError {
+  const v = body[field];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string') return invalid(field, `${field} must be a string`);
+  return v === '' ? null : v;
+}
+
+/** Canonical JSON of what determines the message, hashed to tell a replay from a key reuse. */
+function fingerprint(r: Omit<SendRequest, 'fingerprint'>): string {
+  const canonical = JSON.stringify([r.from.name, r.from.address, r.to.map((m) => [m.name, m.address]), r.subject, r.html, r.text, r.tags, r.headers]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/**
+ * The validate step for POST /v1/send (spec 4.1 rules 1 and 5, decisions §3–§5): a SendRequest,
+ * or 400 `invalid_request` whose `field` names the first bad field.
+ */
+export function validateSendJson(contentType: string | undefined, raw: Buffer | undefined): SendRequest | ApiError {
+  const parsed = parseJsonObject(contentType, raw);
+  if ('error' in parsed) return parsed.error;
+  const body = parsed.body;
+  for (const key of Object.keys(body)) {
+    if (!FIELDS.has(key)) return invalid(key, `unknown field ${key}; expected from, to, subject, html, text, tags, headers`);
+  }
+  if (body.template !== undefined || body.variables !== undefined) {
+    return invalid(body.template !== undefined ? 'template' : 'variables', 'templates are not available on this server yet; send html or text');
+  }
+  if (typeof body.from !== 'string') return invalid('from', body.from === undefined ? 'from is required' : 'from must be a string');
+  const from = parseMailbox(body.from);
+  if ('error' in from) return invalid('from', `from ${from.error}`);
+  const to = validateRecipients(body.to);
+  if (!Array.isArray(to)) return to;
+  if (typeof body.subject !== 'string') return invalid('subject', body.subject === undefined ? 'subject is required' : 'subject must be a string');
+  const subject = body.subject.trim();
+  if (subject === '') return invalid('subject', 'subject must not be empty');
+  if (/[\r\n\0]/.test(subject)) return invalid('subject', 'subject must not contain CR, LF or NUL');
+  if (subject.length > MAX_SUBJECT) return invalid('subject', `subject is longer than ${MAX_SUBJECT} characters`);
+  const html = optionalString(body, 'html');
+  if (html !== null && typeof html !== 'string') return html;
+  const text = optionalString(body, 'text');
+  if (text !== null && typeof text !== 'string') return text;
+  // Spec 4.1 rule 1 and decisions §4: with no body source at all, the field named is `html`.
+  if (html === null && text === null) return invalid('html', 'one of html or text is required');
+  const tags = validateTags(body.tags);
+  if (!Array.isArray(tags)) return tags;
+  const headers = validateCustomHeaders(body.headers);
+  if (!Array.isArray(headers)) return headers;
+  const request = { from, to, subject, html, text, tags, headers };
+  return { ...request, fingerprint: fingerprint(request) };
+}
