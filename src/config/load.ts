@@ -35,10 +35,9 @@ function readFile(path: string): Record<string, string> {
 export function loadConfig(env: Source = process.env): Readonly<Config> {
   const fileName = env.POSTHORN_CONFIG_FILE?.trim() || undefined;
   const file = fileName ? readFile(fileName) : {};
-  const raw = (name: string): string | undefined => {
-    const v = env[name] ?? file[name];
-    return v === undefined || v.trim() === '' ? undefined : v;
-  };
+  // An empty variable (as `${VAR:-}` in compose files produces) counts as unset, so the file's value still applies.
+  const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v);
+  const raw = (name: string): string | undefined => given(env[name]) ?? given(file[name]);
   // operations.md: sandbox is the default "when no config is given".
   const configGiven = fileName !== undefined || raw('POSTHORN_HOSTNAME') !== undefined || raw('POSTHORN_DATABASE_URL') !== undefined;
   const resolved: Partial<Record<keyof Config, unknown>> = {};
@@ -55,6 +54,11 @@ export function loadConfig(env: Source = process.env): Readonly<Config> {
     }
   }
   const config = resolved as Config;
+  // A production server named `localhost` would sign Message-IDs and EHLO with a name nobody can
+  // resolve, and publish spf.localhost in customers' records: refuse rather than guess.
+  if (!config.sandbox && raw('POSTHORN_HOSTNAME') === undefined) {
+    throw new ConfigError('POSTHORN_HOSTNAME: required when not in sandbox mode (the name this server sends and receives mail as)');
+  }
   if ((config.tlsCert === null) !== (config.tlsKey === null)) {
     throw new ConfigError('POSTHORN_TLS_CERT and POSTHORN_TLS_KEY must be set together');
   }

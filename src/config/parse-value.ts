@@ -9,9 +9,9 @@ const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as co
 export function parseDuration(text: string): number {
   const m = DURATION.exec(text.trim());
   if (!m) throw new Error(`expected a duration such as 500ms, 20s, 5m, 72h or 30d, got "${text}"`);
-  const ms = Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
-  if (!(ms > 0)) throw new Error(`expected a duration above zero, got "${text}"`);
-  return Math.round(ms);
+  const ms = Math.round(Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS]);
+  if (!(ms > 0)) throw new Error(`expected a duration of at least 1ms, got "${text}"`);
+  return ms;
 }
 
 /** Comma-separated durations, e.g. `1m,5m,15m`. */
@@ -93,6 +93,18 @@ export function parseHostname(text: string): string {
   const t = text.trim().toLowerCase().replace(/\.$/, '');
   if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(t)) {
     throw new Error(`expected a host name such as mail.example.com, got "${text}"`);
+  }
+  return t;
+}
+
+/**
+ * A DNS name that is looked up but never a host: underscore labels are allowed, as in the common
+ * `_spf.example.net` SPF include names (RFC 8552 §1.1 reserves leading underscores for such names).
+ */
+export function parseDnsName(text: string): string {
+  const t = text.trim().toLowerCase().replace(/\.$/, '');
+  if (!/^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?)*$/.test(t)) {
+    throw new Error(`expected a DNS name such as _spf.example.com, got "${text}"`);
   }
   return t;
 }

@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.js';
 import type { DomainStatus, DomainTable } from '../storage/database.js';
-import { recordNotice } from '../notices/record-notice.js';
+import { recordNotice, type NoticeKind } from '../notices/record-notice.js';
 import { verifyDomain, type DomainChecks } from './verify-domain.js';
+import { isLookupFailure } from './dns-lookup.js';
 
 /** The outcome of checking a domain's four records now, and the status it moved to. */
 export interface DomainCheckOutcome {
@@ -34,35 +35,49 @@ function failedPurposes(checks: DomainChecks): string[] {
   return Object.entries(checks).filter(([, c]) => !c.ok).map(([p, c]) => `${p}: ${c.problem ?? 'does not match'}`);
 }
 
-/** Checks a domain's records with real DNS, stores the result and applies decisions §15. */
-export async function checkDomain(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'resolver' | 'config'>, domain: DomainTable): Promise<DomainCheckOutcome> {
+/**
+ * Checks a domain's records with real DNS, stores the result and applies decisions §15. When the
+ * only failures are our resolver not answering (timeout, SERVFAIL), nothing is concluded: an
+ * outage on the operator's side must not walk every domain towards unverified.
+ * The update is conditional on the status read, so two checkers racing on one domain (several
+ * scheduler nodes, or the scheduler and `domain verify`) raise each notice once.
+ */
+export async function checkDomain(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'resolver' | 'config' | 'log'>, domain: DomainTable): Promise<DomainCheckOutcome> {
   const checks = await verifyDomain(deps.resolver, {
     domain: domain.name, selector: domain.dkim_selector, publicKeyB64: domain.dkim_public_key,
     spfIncludeHost: deps.config.spfIncludeHost, bounceHost: deps.config.bounceHost,
   });
   const ok = Object.values(checks).every((c) => c.ok);
+  const inconclusive = !ok && Object.values(checks).every((c) => c.ok || isLookupFailure(c.problem));
   const now = deps.clock.now();
-  const next = nextStatus(domain, ok, now, deps.config.domainGracePeriod);
+  const next = inconclusive ? { status: domain.status, failingSince: domain.failing_since } : nextStatus(domain, ok, now, deps.config.domainGracePeriod);
   const updated: DomainTable = {
     ...domain, status: next.status, failing_since: next.failingSince, checked_at: now, last_checks: JSON.stringify(checks),
     verified_at: next.status === 'verified' && domain.status !== 'verified' && domain.status !== 'warning' ? now : domain.verified_at,
   };
+  if (inconclusive) deps.log.warn({ domain: domain.name, checks }, 'domain check inconclusive: the resolver did not answer');
+  const notice = noticeFor(domain, next.status, checks);
   await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable('domains').set({
+    const res = await trx.updateTable('domains').set({
       status: updated.status, failing_since: updated.failing_since, checked_at: now, last_checks: updated.last_checks, verified_at: updated.verified_at,
-    }).where('id', '=', domain.id).execute();
-    const base = { accountId: domain.account_id, domainId: domain.id };
-    if (domain.status === 'verified' && next.status === 'warning') {
-      await recordNotice(trx, deps.ids, now, { ...base, kind: 'domain.warning',
-        message: `DNS records of ${domain.name} stopped matching; sending continues, and the domain becomes unverified if they still fail after the grace period. ${failedPurposes(checks).join('; ')}`,
-        details: { domain: domain.name, checks } });
-    } else if (domain.status === 'warning' && next.status === 'unverified') {
-      await recordNotice(trx, deps.ids, now, { ...base, kind: 'domain.unverified',
-        message: `DNS records of ${domain.name} kept failing for the grace period; the domain is unverified and sends are refused with 403. ${failedPurposes(checks).join('; ')}`,
-        details: { domain: domain.name, checks } });
-    } else if (domain.status === 'warning' && next.status === 'verified') {
-      await recordNotice(trx, deps.ids, now, { ...base, kind: 'domain.recovered', message: `DNS records of ${domain.name} match again.`, details: { domain: domain.name } });
+    }).where('id', '=', domain.id).where('status', '=', domain.status).executeTakeFirst();
+    if (notice && Number(res.numUpdatedRows) > 0) {
+      await recordNotice(trx, deps.ids, now, { accountId: domain.account_id, domainId: domain.id, ...notice, details: { domain: domain.name, checks } });
     }
   });
   return { domain: updated, checks, ok };
+}
+
+/** The notice a status change raises, if any (decisions §15: a warning at once). */
+function noticeFor(domain: DomainTable, next: DomainStatus, checks: DomainChecks): { kind: NoticeKind; message: string } | null {
+  if (domain.status === 'verified' && next === 'warning') {
+    return { kind: 'domain.warning', message: `DNS records of ${domain.name} stopped matching; sending continues, and the domain becomes unverified if they still fail after the grace period. ${failedPurposes(checks).join('; ')}` };
+  }
+  if (domain.status === 'warning' && next === 'unverified') {
+    return { kind: 'domain.unverified', message: `DNS records of ${domain.name} kept failing for the grace period; the domain is unverified and sends are refused with 403. ${failedPurposes(checks).join('; ')}` };
+  }
+  if ((domain.status === 'warning' || domain.status === 'unverified') && next === 'verified') {
+    return { kind: 'domain.recovered', message: `DNS records of ${domain.name} match again; the domain is verified.` };
+  }
+  return null;
 }

@@ -26,7 +26,14 @@ export async function lookupTxt(resolver: DnsResolver, name: string): Promise<Lo
   return answer.ok ? { ok: true, records: answer.records.map((chunks) => chunks.join('')) } : answer;
 }
 
+const LOOKUP_FAILED = 'DNS lookup failed: ';
+
 /** The sentence a check reports when it could not ask. */
 export function lookupFailed(code: string): string {
-  return `DNS lookup failed: ${code}`;
+  return `${LOOKUP_FAILED}${code}`;
+}
+
+/** True when a check's problem is that the resolver could not answer, not that a record is wrong. */
+export function isLookupFailure(problem: string | undefined): boolean {
+  return problem?.startsWith(LOOKUP_FAILED) === true;
 }

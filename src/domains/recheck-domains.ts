@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import { checkDomain } from './check-domain.js';
 
@@ -11,7 +12,8 @@ export async function recheckDueDomains(deps: Pick<Deps, 'db' | 'clock' | 'ids' 
   const due = await deps.db.selectFrom('domains').selectAll()
     .where('sandbox', '=', 0)
     .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<=', dueBefore)]))
-    .orderBy('checked_at').limit(batch).execute();
+    // Never-checked first on both databases (they order NULLs differently).
+    .orderBy(sql`coalesce(checked_at, 0)`).limit(batch).execute();
   for (const domain of due) {
     try {
       const out = await checkDomain(deps, domain);
