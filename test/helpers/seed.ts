@@ -12,7 +12,7 @@ export interface Seeded {
 }
 
 /** Creates (or reuses) `account` and adds `domain` with `status` and an active key. */
-export async function seedDomain(deps: Deps, opts: { account?: string; domain: string; status?: DomainStatus; rateLimit?: number; quota?: number | null }): Promise<Seeded> {
+export async function seedDomain(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, opts: { account?: string; domain: string; status?: DomainStatus; rateLimit?: number; quota?: number | null }): Promise<Seeded> {
   const accountName = opts.account ?? 'acme';
   const account = await findAccount(deps, accountName).catch(() => createAccount(deps, accountName));
   if (opts.rateLimit !== undefined || opts.quota !== undefined) {

@@ -1,0 +1,75 @@
+import { CommandError } from '../core/command-error.js';
+import { addDomain, findDomain } from '../domains/add-domain.js';
+import { checkDomain } from '../domains/check-domain.js';
+import { domainView } from '../domains/domain-view.js';
+import type { DomainChecks } from '../domains/verify-domain.js';
+import type { Runtime } from '../main.js';
+import type { DomainTable } from '../storage/database.js';
+import { withDeps, type Command } from './command.js';
+import { checksText, failedPurposes, recordsText } from './format-domain.js';
+
+async function accountName(deps: Runtime, accountId: string): Promise<string> {
+  const row = await deps.db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirst();
+  return row?.name ?? accountId;
+}
+
+function lastChecks(d: DomainTable): DomainChecks | null {
+  return d.last_checks === null ? null : (JSON.parse(d.last_checks) as DomainChecks);
+}
+
+/** `domain add DOMAIN --account NAME`: makes the DKIM key and prints the four records to publish. */
+export const domainAdd: Command = {
+  words: 'domain add', args: ['DOMAIN'], options: ['account'],
+  run: ({ config, args, options }) => {
+    if (options.account === undefined) throw new CommandError('domain add needs --account NAME');
+    const account = options.account;
+    return withDeps(config, async (deps) => {
+      const row = await addDomain(deps, account, args[0]);
+      const view = domainView(config, row);
+      const text = `added ${view.domain} to account ${account} (status: ${view.status}). Publish these DNS records, `
+        + `keeping any you already have, then run: posthorn domain verify ${view.domain}\n\n${recordsText(view.records)}`;
+      return { json: { ...view, account }, text };
+    });
+  },
+};
+
+/** `domain show DOMAIN`: as `domain add`, plus when it was verified and the last checks. */
+export const domainShow: Command = {
+  words: 'domain show', args: ['DOMAIN'], options: [],
+  run: ({ config, args }) => withDeps(config, async (deps) => {
+    const row = await findDomain(deps, args[0]);
+    const view = domainView(config, row);
+    const checks = lastChecks(row);
+    const lines = [
+      `${view.domain} (account ${await accountName(deps, row.account_id)}): ${view.status}${view.sandbox ? ', sandbox domain (verified without DNS)' : ''}`,
+      `  verified at:  ${view.verified_at ?? 'never'}`,
+      `  last checked: ${view.checked_at ?? 'never'}`,
+      ...(view.failing_since ? [`  failing since: ${view.failing_since}`] : []),
+      '', 'records:', recordsText(view.records),
+      ...(checks ? ['', 'last checks:', checksText(checks, view.records)] : []),
+    ];
+    return { json: { ...view, account: await accountName(deps, row.account_id), checks }, text: lines.join('\n') };
+  }),
+};
+
+/** `domain verify DOMAIN`: checks the four records now; a failure when any does not match. */
+export const domainVerify: Command = {
+  words: 'domain verify', args: ['DOMAIN'], options: [],
+  run: ({ config, args }) => withDeps(config, async (deps) => {
+    const row = await findDomain(deps, args[0]);
+    if (row.sandbox === 1) {
+      // Sandbox mail never leaves the machine, so its domain needs no DNS (operations.md, sandbox mode).
+      return {
+        json: { domain: row.name, status: row.status, sandbox: true, checks: null, note: 'sandbox domain: verified without DNS' },
+        text: `${row.name} is the sandbox domain: verified without DNS (its mail never leaves this machine)`,
+      };
+    }
+    const { domain, checks, ok } = await checkDomain(deps, row);
+    const view = domainView(config, domain);
+    const json = { domain: view.domain, status: view.status, verified: ok, checks, verified_at: view.verified_at, checked_at: view.checked_at };
+    const head = ok ? `${view.domain} is verified: all four records match` : `${view.domain} is not verified (status: ${view.status})`;
+    const text = `${head}\n${checksText(checks, view.records)}`;
+    if (ok) return { json, text };
+    return { json, text, failure: `${view.domain} is not verified: ${failedPurposes(checks).join(', ')} did not match` };
+  }),
+};

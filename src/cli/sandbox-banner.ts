@@ -1,0 +1,47 @@
+import type { SandboxWelcome } from '../sandbox/bootstrap-sandbox.js';
+
+/** Quotes a word for a POSIX shell. */
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A POST /v1/send the newcomer can paste as is (interface.md §4.1). */
+export function sandboxCurl(w: SandboxWelcome): string {
+  const body = JSON.stringify({ from: `Posthorn Sandbox <${w.from}>`, to: 'you@example.com', subject: 'Hello from Posthorn', text: 'It works.' });
+  return [
+    `curl${w.caCertPath ? ` --cacert ${shellQuote(w.caCertPath)}` : ''} ${shellQuote(`${w.apiBaseUrl}/send`)}`,
+    `  -H ${shellQuote(`Authorization: Bearer ${w.key}`)}`,
+    `  -H 'Content-Type: application/json'`,
+    `  -d ${shellQuote(body)}`,
+  ].join(' \\\n');
+}
+
+/** The block printed once on the sandbox's first start (operations.md, sandbox mode). */
+export function sandboxBanner(w: SandboxWelcome): string {
+  return [
+    '',
+    'Posthorn sandbox is ready. This is shown only once: keep the API key.',
+    '',
+    `  API base URL:  ${w.apiBaseUrl}`,
+    `  API key:       ${w.key}`,
+    `  From address:  ${w.from} (any address @${w.domain}; account ${w.account})`,
+    ...(w.caCertPath ? [`  Certificate:   ${w.caCertPath} (self-signed: trust it with curl --cacert)`] : []),
+    '',
+    'Send a message:',
+    '',
+    sandboxCurl(w),
+    '',
+    'Sandbox mail never leaves this machine. A new key: posthorn key create ' + w.domain,
+    '',
+  ].join('\n');
+}
+
+/** The same, as the one JSON document of `serve --json`. */
+export function sandboxJson(w: SandboxWelcome) {
+  return {
+    sandbox: {
+      api_base_url: w.apiBaseUrl, key: w.key, from: w.from, domain: w.domain, account: w.account,
+      ca_cert: w.caCertPath, curl: sandboxCurl(w),
+    },
+  };
+}

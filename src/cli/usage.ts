@@ -1,0 +1,27 @@
+import { ROLES } from '../core/roles.js';
+import { SUPPRESSION_REASONS } from '../storage/database.js';
+
+/** `posthorn --help`. Command names are the ones operations.md fixes. */
+export const USAGE = `Usage: posthorn <command> [arguments] [--json]
+
+Commands:
+  serve [--roles r1,r2]                       run the service (roles: ${ROLES.join(', ')};
+                                              default: every role this release has)
+  account create NAME                         create an account
+  account set NAME [--rate-limit N] [--monthly-quota N|none]
+                                              messages/s per sending domain; recipients per month
+  domain add DOMAIN --account NAME            add a sending domain; prints the DNS records to publish
+  domain verify DOMAIN                        check the four DNS records now (exit 0 only when verified)
+  domain show DOMAIN                          the domain's status, records and last checks
+  key create DOMAIN                           issue the domain's API key; the previous key stops working
+  suppression add ADDRESS --account NAME [--reason R]
+                                              suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)
+  suppression remove ADDRESS --account NAME   take an address off the suppression list
+  suppression list --account NAME             the account's suppression list, newest first
+
+Options:
+  --json       print exactly one JSON document on stdout (logs go to stderr)
+  -h, --help   show this help
+
+Configuration comes from POSTHORN_* environment variables (and POSTHORN_CONFIG_FILE).
+Exit status: 0 success, 1 refused or failed, 2 bad usage.`;

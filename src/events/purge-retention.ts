@@ -1,0 +1,77 @@
+import type { Deps } from '../deps.js';
+
+/** Spec part 6 and 8: events are kept 120 days on every plan (decisions §12). */
+export const EVENT_RETENTION_MS = 120 * 86_400_000;
+
+/**
+ * A rate-limit row whose theoretical arrival time has passed means the same as no row (GCRA);
+ * the minute of slack keeps the purge from racing keys that are still in use.
+ */
+export const RATE_LIMIT_IDLE_MS = 60_000;
+
+/** Rows per statement: each batch commits on its own, so a large purge never holds one long transaction. */
+export const PURGE_BATCH_SIZE = 5_000;
+
+/** How many rows each part of the purge removed (bodies: messages whose MIME was cleared). */
+export interface PurgeCounts {
+  events: number;
+  bodies: number;
+  idempotencyKeys: number;
+  rateLimits: number;
+}
+
+/**
+ * Removes what retention no longer allows, as of `deps.clock.now()`: events older than 120 days,
+ * message bodies older than `config.bodyRetention` (the message row and its events stay, decisions
+ * §12), expired idempotency keys (decisions §7) and idle rate-limit rows. Safe to run on several
+ * nodes at once. Deletes go through `WHERE key IN (SELECT … LIMIT n)` because neither SQLite
+ * (without a compile option) nor PostgreSQL supports `DELETE … LIMIT`.
+ */
+export async function purgeRetention(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  opts: { batchSize?: number } = {},
+): Promise<PurgeCounts> {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const batch = opts.batchSize ?? PURGE_BATCH_SIZE;
+  const eventCutoff = now - EVENT_RETENTION_MS;
+  const bodyCutoff = now - deps.config.bodyRetention;
+  const rateCutoff = now - RATE_LIMIT_IDLE_MS;
+
+  const events = await inBatches(batch, async () => (await db.deleteFrom('events')
+    .where('id', 'in', db.selectFrom('events').select('id').where('occurred_at', '<', eventCutoff).limit(batch))
+    .executeTakeFirst()).numDeletedRows);
+
+  // The body is both the stored draft (`content`) and its rendering (`mime`); both go.
+  const bodies = await inBatches(batch, async () => (await db.updateTable('messages').set({ content: null, mime: null })
+    .where('id', 'in', db.selectFrom('messages').select('id')
+      .where('created_at', '<', bodyCutoff)
+      .where((eb) => eb.or([eb('content', 'is not', null), eb('mime', 'is not', null)]))
+      // A body still waiting for delivery stays until its job is done, in case bodyRetention is set
+      // shorter than maxQueueLifetime: delivery must never find its message gone.
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.message_id', '=', 'messages.id'))))
+      .limit(batch))
+    .executeTakeFirst()).numUpdatedRows);
+
+  const idempotencyKeys = await inBatches(batch, async () => (await db.deleteFrom('idempotency_keys')
+    .where((eb) => eb(eb.refTuple('domain_id', 'key'), 'in',
+      eb.selectFrom('idempotency_keys').select(['domain_id', 'key']).where('expires_at', '<=', now).limit(batch)
+        .$asTuple('domain_id', 'key')))
+    .executeTakeFirst()).numDeletedRows);
+
+  const rateLimits = await inBatches(batch, async () => (await db.deleteFrom('rate_limits')
+    .where('key', 'in', db.selectFrom('rate_limits').select('key').where('tat', '<', rateCutoff).limit(batch))
+    .executeTakeFirst()).numDeletedRows);
+
+  return { events, bodies, idempotencyKeys, rateLimits };
+}
+
+/** Runs `step` until it affects fewer rows than a full batch; returns the total affected. */
+async function inBatches(batch: number, step: () => Promise<bigint>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const affected = Number(await step());
+    total += affected;
+    if (affected < batch) return total;
+  }
+}

@@ -1,0 +1,33 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { apiError, UNAUTHORIZED } from '../../core/api-errors.js';
+import { authenticate } from '../../credentials/authenticate.js';
+import { parseEventsQuery } from '../../events/parse-events-query.js';
+import { queryEvents } from '../../events/query-events.js';
+import { retryAfterSeconds, sendError } from '../send-error.js';
+
+/**
+ * `GET /v1/events` (spec 4.2): authenticate, then the per-key read limit, then the query string.
+ * That order keeps 401 about the key alone (spec 5.9) and makes malformed queries count against
+ * the limit like any other read.
+ */
+export function eventsRoute(deps: Deps): FastifyPluginAsync {
+  return async (app) => {
+    app.get('/v1/events', async (req, reply) => {
+      const auth = await authenticate(deps, req.headers.authorization);
+      // The same 401 as the send pipeline, whatever the cause (spec 5.7).
+      if (!auth) return sendError(reply, UNAUTHORIZED);
+
+      const decision = await deps.limiter.take(`events:${auth.keyId}`, deps.config.eventsRateLimit, deps.clock.now());
+      if (!decision.ok) {
+        const wait = retryAfterSeconds(decision.retryAfterMs);
+        return sendError(reply, apiError('rate_limited',
+          `More than ${deps.config.eventsRateLimit} event queries per second with this key; retry after ${wait} s.`, undefined, wait));
+      }
+
+      const parsed = parseEventsQuery(req.query);
+      if (!parsed.ok) return sendError(reply, parsed.error);
+      return reply.send(await queryEvents(deps, auth.domain.id, parsed.filter));
+    });
+  };
+}

@@ -1,0 +1,180 @@
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import type { Config } from './config/schema.js';
+import { ConfigError } from './config/load.js';
+import type { Deps } from './deps.js';
+import { systemClock } from './core/clock.js';
+import { CommandError } from './core/command-error.js';
+import { createIds } from './core/ids.js';
+import { ROLES, type Role } from './core/roles.js';
+import { createResolver } from './domains/create-resolver.js';
+import { createMetrics } from './metrics/metrics.js';
+import { createDbRateLimiter } from './rate-limit/db-rate-limiter.js';
+import { createMemoryRateLimiter } from './rate-limit/rate-limiter.js';
+import { migrate } from './storage/migrate.js';
+import { openDatabase } from './storage/open-database.js';
+import { bootstrapSandbox, type SandboxWelcome } from './sandbox/bootstrap-sandbox.js';
+import { startScheduler } from './scheduler/start-scheduler.js';
+
+/** The roles this release implements; the others in ROLES are refused by name when asked for. */
+export const IMPLEMENTED_ROLES = ['api', 'scheduler'] as const satisfies readonly Role[];
+
+/** A shutdown that has not finished by then is cut short. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/** Deps with a way to release them (the database pool). */
+export interface Runtime extends Deps {
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the real Deps from the configuration: the database (migrated), the system clock, ULID
+ * ids, the DNS resolver, a JSON logger on stderr (stdout is kept for command output) and metrics.
+ */
+export async function buildDeps(config: Readonly<Config>): Promise<Runtime> {
+  let resolver: Deps['resolver'];
+  try {
+    resolver = createResolver(config.dnsServers);
+  } catch (err) {
+    throw new ConfigError(`POSTHORN_DNS_SERVERS: ${(err as Error).message} (resolvers are IP addresses, with an optional port)`);
+  }
+  // Synchronous writes: a CLI command's last log line must not be lost when it exits.
+  const log = pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: true }));
+  const { db, dialect, close } = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrate(db);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  // On SQLite one process holds all state; PostgreSQL nodes share limits through the database (decisions §6).
+  const limiter = dialect === 'postgres' ? createDbRateLimiter(db) : createMemoryRateLimiter();
+  return { config, db, dialect, clock: systemClock, ids: createIds(), resolver, log, metrics: createMetrics(), limiter, close };
+}
+
+/** Reported once every role has started. */
+export interface ServeReady {
+  roles: Role[];
+  /** `https://host:port` actually bound, when the api role runs. */
+  apiUrl: string | null;
+  /** Set on the sandbox's first start only. */
+  sandbox: SandboxWelcome | null;
+}
+
+interface Started {
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `roles` (every implemented role when undefined) until SIGTERM or SIGINT, then stops them
+ * in order (scheduler, HTTP: no new connections, in-flight requests finish; database) and resolves 0.
+ * A role that is not built yet is refused with a CommandError naming it.
+ */
+export async function serve(config: Readonly<Config>, roles?: Role[], opts: { onReady?: (ready: ServeReady) => void } = {}): Promise<number> {
+  // Started in ROLES order (api before scheduler) whatever order --roles gave, and stopped in reverse.
+  const chosen = (roles ?? [...IMPLEMENTED_ROLES]).slice().sort((a, b) => ROLES.indexOf(a) - ROLES.indexOf(b));
+  const missing = chosen.filter((r) => !(IMPLEMENTED_ROLES as readonly Role[]).includes(r));
+  if (missing.length > 0) {
+    throw new CommandError(`role ${missing.join(', ')} is not built yet in this release; available: ${IMPLEMENTED_ROLES.join(', ')}`);
+  }
+  // Listen before the slow start-up, so a signal during it still ends in a clean stop.
+  const signal = waitForSignal();
+  const deps = await buildDeps(config).catch((err: unknown) => {
+    signal.dispose();
+    throw err;
+  });
+  const started: Started[] = [];
+  let ready: ServeReady;
+  try {
+    let api: { url: string; selfSignedCert: string | null } | null = null;
+    for (const role of chosen) {
+      const s = await startRole(deps, role);
+      started.push(s);
+      if (s.api) api = s.api;
+    }
+    // After the roles: a start that fails (port taken, bad certificate) must not use up the one
+    // showing of the sandbox key.
+    const welcome = config.sandbox ? await bootstrapSandbox(deps) : null;
+    ready = { roles: chosen, apiUrl: api?.url ?? null, sandbox: welcome && { ...welcome, apiBaseUrl: apiBaseUrl(config, api?.url ?? null), caCertPath: api?.selfSignedCert ?? null } };
+  } catch (err) {
+    signal.dispose();
+    await stopAll(deps, started);
+    throw err;
+  }
+  deps.log.info({ roles: chosen, sandbox: config.sandbox, dialect: deps.dialect }, 'posthorn running');
+  opts.onReady?.(ready);
+  const name = await signal.received;
+  deps.log.info({ signal: name }, 'shutting down');
+  let finished = false;
+  // Unref'd: a clean shutdown lets the process end by itself; this only fires if something hangs.
+  setTimeout(() => {
+    deps.log.error({ finished }, `shutdown did not complete within ${SHUTDOWN_TIMEOUT_MS / 1000} s; exiting`);
+    process.exit(finished ? 0 : 1);
+  }, SHUTDOWN_TIMEOUT_MS).unref();
+  await stopAll(deps, started);
+  finished = true;
+  signal.dispose();
+  return 0;
+}
+
+async function stopAll(deps: Runtime, started: Started[]): Promise<void> {
+  // Reverse start order: the scheduler first, then the HTTP server, then the database.
+  for (const s of [...started].reverse()) {
+    await s.stop().catch((err: unknown) => deps.log.error({ err }, 'error while stopping a role'));
+  }
+  await deps.close().catch((err: unknown) => deps.log.error({ err }, 'error while closing the database'));
+}
+
+function waitForSignal(): { received: Promise<NodeJS.Signals>; dispose(): void } {
+  let onSignal: (name: NodeJS.Signals) => void = () => {};
+  const received = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = (name) => resolve(name);
+  });
+  let count = 0;
+  const handler = (name: NodeJS.Signals): void => {
+    // A second Ctrl-C means "now": skip the graceful path.
+    if (++count > 1) process.exit(1);
+    onSignal(name);
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+  return { received, dispose: () => { process.off('SIGTERM', handler); process.off('SIGINT', handler); } };
+}
+
+async function startRole(deps: Runtime, role: Role): Promise<Started & { api?: { url: string; selfSignedCert: string | null } }> {
+  switch (role) {
+    case 'api':
+      return startApi(deps);
+    case 'scheduler':
+      return startScheduler(deps);
+    case 'smtp':
+    case 'inbound':
+    case 'delivery':
+    case 'webhooks':
+      throw new CommandError(`role ${role} is not built yet in this release`);
+  }
+}
+
+/** HTTPS only: there is no plain-HTTP listener, so an API key never crosses the network in clear. */
+async function startApi(deps: Runtime): Promise<Started & { api: { url: string; selfSignedCert: string | null } }> {
+  // Loaded here, not at the top: every CLI command imports this module, and Fastify, the send
+  // pipeline and MIME composition are a quarter of its start-up time.
+  const [{ buildApp }, { loadTlsMaterial }] = await Promise.all([import('./http/build-app.js'), import('./http/tls.js')]);
+  const tls = await loadTlsMaterial(deps.config, deps.log);
+  const app = buildApp(deps, { https: { cert: tls.cert, key: tls.key } });
+  await app.listen({ host: deps.config.listenHost, port: deps.config.httpPort });
+  // POSTHORN_HTTP_PORT=0 asks the OS for a free port: report the one actually bound.
+  const { port } = app.server.address() as AddressInfo;
+  const host = deps.config.listenHost.includes(':') ? `[${deps.config.listenHost}]` : deps.config.listenHost;
+  const url = `https://${host}:${port}`;
+  deps.log.info({ url }, 'api listening');
+  return { api: { url, selfSignedCert: tls.generated ? tls.certPath : null }, stop: () => app.close() };
+}
+
+/** The API base the newcomer should call: the real bound port unless a public URL was configured. */
+function apiBaseUrl(config: Readonly<Config>, boundUrl: string | null): string {
+  const defaultPublic = `https://${config.hostname}:${config.httpPort}`;
+  const port = boundUrl === null ? null : new URL(boundUrl).port;
+  const base = config.publicUrl === defaultPublic && port !== null ? `https://${config.hostname}:${port}` : config.publicUrl;
+  return `${base}/v1`;
+}

@@ -1,0 +1,41 @@
+import type { Deps } from '../deps.js';
+import { createAccount } from '../accounts/accounts.js';
+import { replaceApiKey } from '../credentials/issue-api-key.js';
+import { addDomain } from '../domains/add-domain.js';
+
+/** The sandbox's demo account, domain and from address (operations.md, sandbox mode). */
+export const SANDBOX = { account: 'demo', domain: 'sandbox.posthorn.test', from: 'hello@sandbox.posthorn.test', setting: 'sandbox.bootstrapped' } as const;
+
+/** What the sandbox's first start hands the newcomer, once (operations.md, sandbox mode). */
+export interface SandboxWelcome {
+  apiBaseUrl: string;
+  key: string;
+  from: string;
+  domain: string;
+  account: string;
+  /** The self-signed certificate to trust (curl --cacert), or null when the operator supplied one. */
+  caCertPath: string | null;
+}
+
+/**
+ * First sandbox start: the demo account, its sandbox domain (verified without DNS) and an API key,
+ * all in one transaction with the `sandbox.bootstrapped` marker, so a crash part-way leaves nothing
+ * and the next start does it again. Returns null when it was done before.
+ */
+export async function bootstrapSandbox(deps: Deps): Promise<Omit<SandboxWelcome, 'apiBaseUrl' | 'caCertPath'> | null> {
+  return deps.db.transaction().execute(async (trx) => {
+    const now = deps.clock.now();
+    const marked = await trx.insertInto('settings').values({ key: SANDBOX.setting, value: new Date(now).toISOString() })
+      .onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
+    if (!marked) return null;
+    const tx = { ...deps, db: trx };
+    // Reuse what an operator may have made by hand under the same names.
+    const account = await trx.selectFrom('accounts').select('id').where('name', '=', SANDBOX.account).executeTakeFirst()
+      ?? await createAccount(tx, SANDBOX.account);
+    const domain = await trx.selectFrom('domains').select('id').where('name', '=', SANDBOX.domain).executeTakeFirst()
+      ?? await addDomain(tx, SANDBOX.account, SANDBOX.domain, { sandbox: true });
+    const { key } = await replaceApiKey(trx, deps.ids, now, domain.id);
+    deps.log.info({ account: SANDBOX.account, accountId: account.id, domain: SANDBOX.domain }, 'sandbox bootstrapped');
+    return { key, from: SANDBOX.from, domain: SANDBOX.domain, account: SANDBOX.account };
+  });
+}

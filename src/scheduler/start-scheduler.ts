@@ -1,0 +1,34 @@
+import type { Deps } from '../deps.js';
+import { recheckDueDomains } from '../domains/recheck-domains.js';
+import { purgeRetention } from '../events/purge-retention.js';
+
+/** How often the scheduler role re-checks due domains and purges what retention allows. */
+const SCHEDULER_TICK_MS = 60_000;
+
+/** Runs the periodic work once now and then every minute, never two runs at once; errors are logged. */
+export function startScheduler(deps: Deps): { stop(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  const tick = (): void => {
+    if (running) return;
+    running = schedulerTick(deps).finally(() => { running = null; });
+  };
+  tick();
+  const timer = setInterval(tick, SCHEDULER_TICK_MS);
+  return { stop: async () => { clearInterval(timer); await running; } };
+}
+
+async function schedulerTick(deps: Deps): Promise<void> {
+  try {
+    const checked = await recheckDueDomains(deps);
+    if (checked > 0) deps.log.debug({ checked }, 'domains re-checked');
+  } catch (err) {
+    deps.log.error({ err }, 'domain re-check failed');
+  }
+  try {
+    const purged = await purgeRetention(deps);
+    if (Object.values(purged).some((n) => n > 0)) deps.log.info({ purged }, 'retention purge');
+  } catch (err) {
+    deps.log.error({ err }, 'retention purge failed');
+  }
+}
+

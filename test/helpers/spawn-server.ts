@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { childEnv, REPO_ROOT } from './run-cli.js';
+
+/** A `posthorn serve` child process listening on a free port. */
+export interface RunningServer {
+  /** `https://host:port` from the `api listening` log line. */
+  url: string;
+  child: ChildProcess;
+  /** Everything printed on stdout so far. */
+  stdout(): string;
+  /** Everything printed on stderr so far (the JSON log lines). */
+  stderr(): string;
+  /** SIGTERM, then the exit code once it has exited (null when a signal ended it). */
+  stop(): Promise<number | null>;
+  /** SIGKILL, as a crash would. */
+  kill9(): Promise<void>;
+}
+
+/**
+ * Spawns `posthorn serve [args]` with POSTHORN_HTTP_PORT=0 (a free port) and logs at info, and
+ * resolves once the `api listening` line names its URL. Fails with the child's stderr when it
+ * exits first or does not get there within `timeoutMs`.
+ */
+export function startServer(env: Record<string, string>, opts: { args?: string[]; timeoutMs?: number } = {}): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['bin/posthorn.js', 'serve', ...(opts.args ?? [])], {
+    cwd: REPO_ROOT, env: childEnv({ POSTHORN_HTTP_PORT: '0', POSTHORN_LOG_LEVEL: 'info' }, env), stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
+  // 'close', not 'exit': by then stdout and stderr are fully read, so stdout() is complete.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return exited;
+  };
+  const kill9 = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (why: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`posthorn serve ${why}; stderr:\n${err}`));
+    };
+    const timeoutMs = opts.timeoutMs ?? 30_000;
+    const timer = setTimeout(() => fail(`did not log "api listening" within ${timeoutMs} ms`), timeoutMs);
+    child.once('exit', (code, signal) => fail(`exited (${code ?? signal}) before listening`));
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      err += `${line}\n`;
+      const url = listeningUrl(line);
+      if (url === undefined || settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ url, child, stdout: () => out, stderr: () => err, stop, kill9 });
+    });
+  });
+}
+
+function listeningUrl(line: string): string | undefined {
+  try {
+    const entry = JSON.parse(line) as { msg?: unknown; url?: unknown };
+    return entry.msg === 'api listening' && typeof entry.url === 'string' ? entry.url : undefined;
+  } catch {
+    return undefined; // not a log line (e.g. a Node warning)
+  }
+}
