@@ -13,9 +13,27 @@ export interface Ids {
   random(bytes: number): Buffer;
 }
 
+/**
+ * A PRNG for ulidx drawing on a pool of cryptographic random bytes refilled 4 KiB at a time:
+ * ulidx asks for one number per character, and a system call per character showed in profiles.
+ */
+function pooledRandom(): () => number {
+  let pool = randomBytes(4096);
+  let at = 0;
+  return () => {
+    if (at + 4 > pool.length) {
+      pool = randomBytes(4096);
+      at = 0;
+    }
+    const n = pool.readUInt32BE(at);
+    at += 4;
+    return n / 0x1_0000_0000;
+  };
+}
+
 /** ULID-based ids; monotonic within one millisecond (decisions §11 tie-break by id). */
 export function createIds(): Ids {
-  const ulid = monotonicFactory();
+  const ulid = monotonicFactory(pooledRandom());
   return {
     next: (prefix, now) => `${prefix}_${ulid(now)}`,
     random: (bytes) => randomBytes(bytes),

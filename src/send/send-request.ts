@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Mailbox } from '../core/mailbox.js';
 
 /** A validated send request, whatever it came in through (HTTP JSON now, the SMTP relay in issue 03). */
@@ -10,6 +11,13 @@ export interface SendRequest {
   text: string | null;
   tags: string[];
   headers: [string, string][];
-  /** SHA-256 of the canonical request: equal for a replay, different for a reused key (decisions §7). */
-  fingerprint: string;
+}
+
+/**
+ * SHA-256 of the canonical request: equal for a replay, different for a reused key (decisions §7).
+ * Computed only when the request carries an Idempotency-Key.
+ */
+export function requestFingerprint(r: SendRequest): string {
+  const canonical = JSON.stringify([r.from.name, r.from.address, r.to.map((m) => [m.name, m.address]), r.subject, r.html, r.text, r.tags, r.headers]);
+  return createHash('sha256').update(canonical).digest('hex');
 }

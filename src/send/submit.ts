@@ -9,7 +9,7 @@ import { checkSenderDomain } from './check-sender-domain.js';
 import { claimIdempotencyKey, completeIdempotencyKey, isValidIdempotencyKey, releaseIdempotencyKey, type StoredResponse } from './idempotency.js';
 import { composeDraft } from './message-draft.js';
 import { persistMessages, type MessagePlan, type PersistResult } from './persist-messages.js';
-import type { SendRequest } from './send-request.js';
+import { requestFingerprint, type SendRequest } from './send-request.js';
 import { validateSendJson } from './validate-send-json.js';
 
 /** A send as it arrives over HTTP (the SMTP relay adds its own variant in issue 03). */
@@ -146,7 +146,7 @@ export function createSubmitPipeline(deps: Deps): SubmitPipeline {
     const key = input.idempotencyKey;
     if (key === undefined) return afterClaim(auth, req, undefined);
     if (!isValidIdempotencyKey(key)) return refused(apiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key'));
-    const claim = await claimIdempotencyKey(deps.db, auth.domain.id, key, req.fingerprint, deps.clock.now());
+    const claim = await claimIdempotencyKey(deps.db, auth.domain.id, key, requestFingerprint(req), deps.clock.now());
     switch (claim.kind) {
       case 'replay': return fromStored(claim.response);
       case 'in_flight': return refused(apiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress; retry later.', 'Idempotency-Key'));

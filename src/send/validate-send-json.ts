@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { apiError, type ApiError } from '../core/api-errors.js';
 import { parseMailbox, type Mailbox } from '../core/mailbox.js';
 import { validateCustomHeaders } from './custom-headers.js';
@@ -70,12 +69,6 @@ function optionalString(body: Record<string, unknown>, field: 'html' | 'text'): 
   return v === '' ? null : v;
 }
 
-/** Canonical JSON of what determines the message, hashed to tell a replay from a key reuse. */
-function fingerprint(r: Omit<SendRequest, 'fingerprint'>): string {
-  const canonical = JSON.stringify([r.from.name, r.from.address, r.to.map((m) => [m.name, m.address]), r.subject, r.html, r.text, r.tags, r.headers]);
-  return createHash('sha256').update(canonical).digest('hex');
-}
-
 /**
  * The validate step for POST /v1/send (spec 4.1 rules 1 and 5, decisions §3–§5): a SendRequest,
  * or 400 `invalid_request` whose `field` names the first bad field.
@@ -110,6 +103,5 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   if (!Array.isArray(tags)) return tags;
   const headers = validateCustomHeaders(body.headers);
   if (!Array.isArray(headers)) return headers;
-  const request = { from, to, subject, html, text, tags, headers };
-  return { ...request, fingerprint: fingerprint(request) };
+  return { from, to, subject, html, text, tags, headers };
 }

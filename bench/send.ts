@@ -1,0 +1,102 @@
+// npm run bench:send — POST /v1/send throughput and latency against a real `posthorn serve` over
+// HTTPS, on SQLite and on PostgreSQL, with durable commits (SQLite WAL synchronous=FULL; PostgreSQL
+// defaults). The load generator (autocannon) runs in this process; the server in a child process.
+// Prints one figure per line: `name: value unit`.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { systemClock } from '../src/core/clock.js';
+import { createIds } from '../src/core/ids.js';
+import { migrate } from '../src/storage/migrate.js';
+import { openDatabase, type DialectName } from '../src/storage/open-database.js';
+import { seedDomain } from '../test/helpers/seed.js';
+import { startServer } from '../test/helpers/spawn-server.js';
+
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A ~5 KB message body, as a typical receipt with an HTML and a text part. */
+function body(): string {
+  const para = 'Thank you for your order. Your items will ship within two business days. ';
+  return JSON.stringify({
+    from: 'Acme Store <orders@acme.test>',
+    to: 'customer@example.org',
+    subject: 'Your receipt #10042',
+    html: `<html><body><h1>Receipt</h1>${`<p>${para.repeat(6)}</p>`.repeat(7)}</body></html>`,
+    text: `Receipt\n\n${`${para.repeat(6)}\n\n`.repeat(3)}`,
+    tags: ['receipt'],
+  });
+}
+
+async function prepare(dialect: DialectName): Promise<{ env: Record<string, string>; cleanup: () => Promise<void>; dataDir: string; url: string | null }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'posthorn-bench-'));
+  if (dialect === 'sqlite') return { env: { POSTHORN_DATA_DIR: dataDir }, dataDir, url: null, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  const name = `posthorn_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    env: { POSTHORN_DATA_DIR: dataDir, POSTHORN_DATABASE_URL: url.toString() }, dataDir, url: url.toString(),
+    cleanup: async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function run(dialect: DialectName): Promise<void> {
+  const target = await prepare(dialect);
+  try {
+    const open = openDatabase({ databaseUrl: target.url, dataDir: target.dataDir });
+    await migrate(open.db);
+    // The per-account rate limit (decisions §6) is raised so the figure measures the service, not the limiter.
+    const seeded = await seedDomain({ db: open.db, clock: systemClock, ids: createIds() }, { domain: 'acme.test', rateLimit: 1_000_000_000 });
+    const server = await startServer({ ...target.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost', POSTHORN_LISTEN_HOST: '127.0.0.1' }, { args: ['--roles', 'api'] });
+    const opts = {
+      url: `${server.url}/v1/send`, method: 'POST' as const, connections: CONNECTIONS, pipelining: 1,
+      headers: { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' }, body: body(),
+    };
+    await autocannon({ ...opts, duration: 3 }); // warm-up: JIT, connection setup, page cache
+    const before = Number((await open.db.selectFrom('messages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const result = await autocannon({ ...opts, duration: DURATION_S });
+    const after = Number((await open.db.selectFrom('messages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const rss = readRssMb(server.child.pid);
+    await server.stop();
+    await open.close();
+    const accepted = result['2xx'];
+    // Requests still in flight when autocannon stops may commit without being counted: at most one per connection.
+    const stored = after - before;
+    if (stored < accepted || stored > accepted + CONNECTIONS) throw new Error(`202 responses (${accepted}) do not match messages stored (${stored})`);
+    if (result.non2xx > 0 || result.errors > 0) console.error(`note: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    console.log(`send_${dialect}: ${Math.round(accepted / DURATION_S)} sends/s`);
+    console.log(`send_${dialect}_p50: ${result.latency.p50} ms`);
+    console.log(`send_${dialect}_p99: ${result.latency.p99} ms`);
+    console.log(`send_${dialect}_server_peak_rss: ${rss} MB`);
+  } finally {
+    await target.cleanup();
+  }
+}
+
+function readRssMb(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',') as DialectName[];
+for (const d of dialects) await run(d);
