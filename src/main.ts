@@ -17,7 +17,7 @@ import { bootstrapSandbox, type SandboxWelcome } from './sandbox/bootstrap-sandb
 import { startScheduler } from './scheduler/start-scheduler.js';
 
 /** The roles this release implements; the others in ROLES are refused by name when asked for. */
-export const IMPLEMENTED_ROLES = ['api', 'scheduler'] as const satisfies readonly Role[];
+export const IMPLEMENTED_ROLES = ['api', 'delivery', 'scheduler'] as const satisfies readonly Role[];
 
 /** A shutdown that has not finished by then is cut short. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -147,9 +147,12 @@ async function startRole(deps: Runtime, role: Role): Promise<Started & { api?: {
       return startApi(deps);
     case 'scheduler':
       return startScheduler(deps);
+    case 'delivery': {
+      const { startDelivery } = await import('./delivery/start-delivery.js');
+      return startDelivery(deps);
+    }
     case 'smtp':
     case 'inbound':
-    case 'delivery':
     case 'webhooks':
       throw new CommandError(`role ${role} is not built yet in this release`);
   }

@@ -18,6 +18,8 @@ Commands:
                                               suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)
   suppression remove ADDRESS --account NAME   take an address off the suppression list
   suppression list --account NAME             the account's suppression list, newest first
+  sandbox list                                messages the sandbox kept instead of sending, newest first
+  sandbox show ID                             one sandbox message with its raw, signed source
 
 Options:
   --json       print exactly one JSON document on stdout (logs go to stderr)

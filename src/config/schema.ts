@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import * as p from './parse-value.js';
 
 /** The resolved, frozen configuration every part of Posthorn reads (through Deps). */
@@ -28,6 +29,9 @@ export interface Config {
   domainRecheckInterval: number;
   domainGracePeriod: number;
   logLevel: string;
+  mxMaxConnections: number;
+  deliveryConcurrency: number;
+  dkimThreads: number;
 }
 
 /** One configuration key: its variable, parser, default and the sentence docs/config.md shows. */
@@ -107,4 +111,10 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     defaultText: '`72h`', description: 'A verified domain whose records keep failing this long becomes unverified (decisions §15).' }),
   entry({ key: 'logLevel', env: 'POSTHORN_LOG_LEVEL', parse: p.parseLogLevel, default: () => 'info', defaultText: '`info`',
     description: 'Log level (fatal, error, warn, info, debug, trace, silent); logs go to stderr as JSON.' }),
+  entry({ key: 'mxMaxConnections', env: 'POSTHORN_MX_MAX_CONNECTIONS', parse: (t) => p.parseInteger(t, 1, 1000), default: () => 10,
+    defaultText: '`10`', description: 'Concurrent SMTP connections per destination host (MX or smarthost); more transactions wait their turn.' }),
+  entry({ key: 'deliveryConcurrency', env: 'POSTHORN_DELIVERY_CONCURRENCY', parse: (t) => p.parseInteger(t, 1, 100_000), default: () => 256,
+    defaultText: '`256`', description: 'SMTP transactions a delivery worker keeps in flight at once.' }),
+  entry({ key: 'dkimThreads', env: 'POSTHORN_DKIM_THREADS', parse: (t) => p.parseInteger(t, 0, 256), default: () => availableParallelism(),
+    defaultText: 'the number of CPU cores', description: 'Worker threads that sign DKIM off the event loop; `0` signs on the main thread.' }),
 ];

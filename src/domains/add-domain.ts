@@ -23,7 +23,7 @@ export async function addDomain(
     id: deps.ids.next('dom', now), account_id: account.id, name, status: opts.sandbox ? 'verified' : 'pending',
     sandbox: opts.sandbox ? 1 : 0, dkim_selector: newSelector(now), dkim_private_key: key.privateKeyPem,
     dkim_public_key: key.publicKeyB64, verified_at: opts.sandbox ? now : null, checked_at: null, failing_since: null,
-    last_checks: null, created_at: now,
+    last_checks: null, created_at: now, ed25519_selector: null, ed25519_private_key: null, ed25519_public_key: null,
   };
   await deps.db.insertInto('domains').values(row).execute();
   return row;

@@ -18,6 +18,7 @@ export interface Database {
   rate_limits: RateLimitTable;
   notices: NoticeTable;
   settings: SettingTable;
+  sandbox_messages: SandboxMessageTable;
 }
 
 export interface AccountTable {
@@ -51,6 +52,11 @@ export interface DomainTable {
   /** JSON of the last DomainChecks. */
   last_checks: string | null;
   created_at: number;
+  /** The optional second signature (RFC 8463), on when a key is set (issue 02). */
+  ed25519_selector: string | null;
+  ed25519_private_key: string | null;
+  /** Raw 32-byte public key, base64 (RFC 8463 §4.2). */
+  ed25519_public_key: string | null;
 }
 
 export interface ApiKeyTable {
@@ -183,4 +189,15 @@ export interface NoticeTable {
 export interface SettingTable {
   key: string;
   value: string;
+}
+
+/** A message the sandbox transport kept instead of sending it (operations.md, sandbox mode). */
+export interface SandboxMessageTable {
+  id: string;
+  message_id: string;
+  mail_from: string;
+  /** JSON array of the envelope recipients. */
+  recipients: string;
+  raw: string;
+  created_at: number;
 }

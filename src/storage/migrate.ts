@@ -1,9 +1,11 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as m0001 from './migrations/0001-initial.js';
+import * as m0002 from './migrations/0002-delivery.js';
 
 /** Numbered, forward-only migrations (DESIGN.md convention 3), listed in code so no file scan is needed. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0002-delivery': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

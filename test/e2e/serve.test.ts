@@ -124,10 +124,10 @@ describe('posthorn serve (sandbox)', () => {
   });
 
   test('a role that is not built yet is refused by name', async () => {
-    const r = await runCli(['serve', '--roles', 'api,delivery'], env);
+    const r = await runCli(['serve', '--roles', 'api,webhooks'], env);
     assert.notEqual(r.code, 0);
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
-    assert.match(r.stderr, /role delivery is not built yet/);
+    assert.match(r.stderr, /role webhooks is not built yet/);
   });
 });
 

@@ -1,0 +1,94 @@
+import type { Deps } from '../deps.js';
+import { renderMime } from '../send/render-mime.js';
+import type { DkimKey } from './dkim/dkim-sign.js';
+import type { Signer } from './dkim/signer-pool.js';
+import { classifyReply } from './classify-reply.js';
+import type { DeliveryGroup } from './load-claimed.js';
+import { resolveRoute } from './resolve-route.js';
+import { makeReturnPath } from './return-path.js';
+import type { AttemptResult, Destination, Transport } from './transport.js';
+
+/** What happened to one recipient in this attempt, before retry policy is applied. */
+export type RecipientOutcome =
+  | { kind: 'delivered'; details: Record<string, unknown> }
+  | { kind: 'failed'; details: Record<string, unknown>; suppress: boolean }
+  | { kind: 'rejected'; details: Record<string, unknown> }
+  | { kind: 'deferred'; details: Record<string, unknown>; error: string };
+
+export interface GroupResult {
+  group: DeliveryGroup;
+  /** When the engine took and signed the message (the accepted-by-mta moment), or null if signing failed. */
+  signedAt: number | null;
+  outcomes: RecipientOutcome[];
+}
+
+export interface DeliveryContext {
+  deps: Pick<Deps, 'config' | 'clock' | 'resolver' | 'log'>;
+  signer: Signer;
+  transport: Transport;
+  returnPathSecret: Buffer;
+}
+
+function dkimKeys(group: DeliveryGroup): DkimKey[] {
+  const m = group.message;
+  const keys: DkimKey[] = [{ id: `${m.domainId}:rsa:${m.dkim.selector}`, domain: m.domain, selector: m.dkim.selector, algorithm: 'rsa-sha256', privateKeyPem: m.dkim.privateKeyPem }];
+  if (m.dkim.ed25519) {
+    keys.push({ id: `${m.domainId}:ed25519:${m.dkim.ed25519.selector}`, domain: m.domain, selector: m.dkim.ed25519.selector, algorithm: 'ed25519-sha256', privateKeyPem: m.dkim.ed25519.privateKeyPem });
+  }
+  return keys;
+}
+
+const everyone = (group: DeliveryGroup, o: RecipientOutcome): RecipientOutcome[] => group.items.map(() => o);
+
+function fromTransaction(group: DeliveryGroup, result: AttemptResult): RecipientOutcome[] {
+  if (result.kind === 'unreachable') {
+    return everyone(group, { kind: 'deferred', error: result.error, details: { reason: result.error, hosts_tried: result.hostsTried } });
+  }
+  const replies = new Map(result.recipients.map((r) => [r.address.toLowerCase(), r.reply]));
+  return group.items.map((item) => {
+    const reply = replies.get(item.address.toLowerCase());
+    if (!reply) return { kind: 'deferred', error: 'no reply for this recipient', details: { mx_host: result.mxHost } };
+    const c = classifyReply(reply);
+    const details = { mx_host: result.mxHost, tls: result.tls, response: `${reply.code} ${reply.message}`, ...(reply.enhanced ? { enhanced_status: reply.enhanced } : {}) };
+    switch (c.outcome) {
+      case 'delivered': return { kind: 'delivered', details };
+      case 'deferred': return { kind: 'deferred', error: details.response, details: { ...details, bounce_class: c.bounceClass } };
+      case 'failed': return { kind: 'failed', suppress: c.suppress, details: { ...details, bounce_class: c.bounceClass, rule: c.rule } };
+    }
+  });
+}
+
+/**
+ * One attempt for one group: render (or take the relay's MIME), sign, route, send, and turn the
+ * replies into per-recipient outcomes. Never throws for delivery problems: they are outcomes.
+ */
+export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): Promise<GroupResult> {
+  const { deps } = ctx;
+  const m = group.message;
+  let signed: Buffer;
+  let signedAt: number;
+  try {
+    const raw = m.mime !== null ? Buffer.from(m.mime, 'utf8') : await renderMime(m.draft!);
+    signedAt = deps.clock.now();
+    signed = await ctx.signer.sign(raw, dkimKeys(group), signedAt);
+  } catch (err) {
+    // A message that cannot be rendered or signed is never sent unsigned (spec 4.1 rule 2's spirit).
+    deps.log.error({ err, message: m.id }, 'could not render or sign a message');
+    return { group, signedAt: null, outcomes: everyone(group, { kind: 'deferred', error: `signing failed: ${(err as Error).message}`, details: { reason: 'signing failed' } }) };
+  }
+  let destinations: Destination[];
+  if (deps.config.sandbox) {
+    destinations = [{ host: 'sandbox', port: 0 }];
+  } else {
+    const route = await resolveRoute(deps.resolver, group.recipientDomain, { mxPort: deps.config.mxPort, relayHost: deps.config.relayHost });
+    if (route.kind === 'reject') return { group, signedAt, outcomes: everyone(group, { kind: 'rejected', details: { reason: route.reason } }) };
+    if (route.kind === 'defer') return { group, signedAt, outcomes: everyone(group, { kind: 'deferred', error: route.reason, details: { reason: route.reason } }) };
+    destinations = route.destinations;
+  }
+  const subject = group.items.length === 1 ? group.items[0]!.recipientId : m.id;
+  const attempt = Math.min(...group.items.map((i) => i.job.attempts)) + 1;
+  const result = await ctx.transport.send({
+    destinations, envelopeFrom: makeReturnPath(ctx.returnPathSecret, subject, m.domain), recipients: group.items.map((i) => i.address), raw: signed, attempt,
+  });
+  return { group, signedAt, outcomes: fromTransaction(group, result) };
+}

@@ -1,0 +1,70 @@
+import type { Deps } from '../deps.js';
+import type { JobTable } from '../storage/database.js';
+import type { MessageDraft } from '../send/message-draft.js';
+
+/** A message with what signing and events need, loaded once per claimed batch. */
+export interface LoadedMessage {
+  id: string;
+  accountId: string;
+  domainId: string;
+  domain: string;
+  from: string;
+  subject: string;
+  tags: string[];
+  /** The SMTP relay's submitted MIME, when there is one; else the draft is rendered. */
+  mime: string | null;
+  draft: MessageDraft | null;
+  dkim: { selector: string; privateKeyPem: string; ed25519: { selector: string; privateKeyPem: string } | null };
+}
+
+/** The unit of delivery: one message to the recipients of one domain (at most 100, issue 02 §5). */
+export interface DeliveryGroup {
+  message: LoadedMessage;
+  recipientDomain: string;
+  /** `status` as loaded: 'queued' until the engine has taken the recipient's message once. */
+  items: { job: JobTable; recipientId: string; address: string; status: string }[];
+}
+
+const MAX_PER_TRANSACTION = 100;
+
+/** Loads messages and recipients of claimed jobs in two queries and groups them by message and recipient domain. */
+export async function loadClaimed(deps: Pick<Deps, 'db'>, jobs: JobTable[]): Promise<{ groups: DeliveryGroup[]; orphans: JobTable[] }> {
+  if (jobs.length === 0) return { groups: [], orphans: [] };
+  const messageIds = [...new Set(jobs.map((j) => j.message_id))];
+  const [messages, recipients] = await Promise.all([
+    deps.db.selectFrom('messages as m').innerJoin('domains as d', 'd.id', 'm.domain_id')
+      .select(['m.id', 'm.account_id', 'm.domain_id', 'd.name as domain', 'm.from_address', 'm.subject', 'm.tags', 'm.mime', 'm.content',
+        'd.dkim_selector', 'd.dkim_private_key', 'd.ed25519_selector', 'd.ed25519_private_key'])
+      .where('m.id', 'in', messageIds).execute(),
+    deps.db.selectFrom('recipients').select(['id', 'address', 'domain', 'status']).where('id', 'in', jobs.map((j) => j.recipient_id)).execute(),
+  ]);
+  const byMessage = new Map(messages.map((m) => [m.id, m]));
+  const byRecipient = new Map(recipients.map((r) => [r.id, r]));
+  const groups = new Map<string, DeliveryGroup>();
+  const orphans: JobTable[] = [];
+  for (const job of jobs) {
+    const m = byMessage.get(job.message_id);
+    const r = byRecipient.get(job.recipient_id);
+    // A body purged by retention can no longer be sent (decisions §12 keeps bodies 30 days, retries last 72 h).
+    if (!m || !r || (m.mime === null && m.content === null)) { orphans.push(job); continue; }
+    let key = `${m.id}|${r.domain}|0`;
+    for (let n = 0; (groups.get(key)?.items.length ?? 0) >= MAX_PER_TRANSACTION; n++) key = `${m.id}|${r.domain}|${n + 1}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = {
+        recipientDomain: r.domain, items: [],
+        message: {
+          id: m.id, accountId: m.account_id, domainId: m.domain_id, domain: m.domain, from: m.from_address, subject: m.subject,
+          tags: JSON.parse(m.tags) as string[], mime: m.mime, draft: m.content === null ? null : (JSON.parse(m.content) as MessageDraft),
+          dkim: {
+            selector: m.dkim_selector, privateKeyPem: m.dkim_private_key,
+            ed25519: m.ed25519_selector && m.ed25519_private_key ? { selector: m.ed25519_selector, privateKeyPem: m.ed25519_private_key } : null,
+          },
+        },
+      };
+      groups.set(key, g);
+    }
+    g.items.push({ job, recipientId: r.id, address: r.address, status: r.status });
+  }
+  return { groups: [...groups.values()], orphans };
+}

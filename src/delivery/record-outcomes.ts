@@ -1,0 +1,88 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Config } from '../config/schema.js';
+import type { Ids } from '../core/ids.js';
+import type { EventName } from '../core/event-names.js';
+import { writeEvents, type NewEvent } from '../events/write-events.js';
+import { completeJobs, rescheduleJobs } from '../queue/finish-jobs.js';
+import type { Database } from '../storage/database.js';
+import type { GroupResult } from './deliver-group.js';
+import { nextRetry } from './retry-schedule.js';
+
+/** Recipient statuses after an attempt (recipients.status). */
+export type RecipientStatus = 'queued' | 'sending' | 'deferred' | 'delivered' | 'failed' | 'rejected';
+
+interface Plan {
+  events: NewEvent[];
+  status: Map<RecipientStatus, string[]>;
+  complete: string[];
+  retry: Map<number, { ids: string[]; error: string }>;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/**
+ * Turns attempt outcomes into what is written: events (through the one writer), recipient
+ * statuses and queue changes. Deferrals are retried on the schedule until the queue lifetime
+ * ends, then become `failed` (decisions §14: only the outcome is an event, not each attempt).
+ */
+export function planOutcomes(results: GroupResult[], cfg: Pick<Config, 'retrySchedule' | 'maxQueueLifetime'>, ids: Ids, now: number): Plan {
+  const plan: Plan = { events: [], status: new Map(), complete: [], retry: new Map() };
+  for (const { group, signedAt, outcomes } of results) {
+    const m = group.message;
+    const event = (name: EventName, recipient: string, at: number, details: Record<string, unknown>, suppress?: 'hard_bounce'): NewEvent => ({
+      id: ids.next('evt', at), accountId: m.accountId, domainId: m.domainId, messageId: m.id, event: name, recipient, from: m.from,
+      subject: m.subject, tags: m.tags, details, occurredAt: at, ...(suppress ? { suppress } : {}),
+    });
+    group.items.forEach((item, i) => {
+      const o = outcomes[i]!;
+      // decisions §13: accepted-by-mta once per recipient, when the engine first took and signed it.
+      if (signedAt !== null && item.status === 'queued') plan.events.push(event('accepted-by-mta', item.address, signedAt, { dkim: 'signed' }));
+      switch (o.kind) {
+        case 'delivered':
+          plan.events.push(event('delivered', item.address, now, o.details));
+          push(plan.status, 'delivered', item.recipientId);
+          plan.complete.push(item.job.id);
+          return;
+        case 'failed':
+          plan.events.push(event('failed', item.address, now, o.details, o.suppress ? 'hard_bounce' : undefined));
+          push(plan.status, 'failed', item.recipientId);
+          plan.complete.push(item.job.id);
+          return;
+        case 'rejected':
+          plan.events.push(event('rejected-by-mta', item.address, now, o.details));
+          push(plan.status, 'rejected', item.recipientId);
+          plan.complete.push(item.job.id);
+          return;
+        case 'deferred': {
+          const attempts = item.job.attempts + 1;
+          const next = nextRetry({ attempts, firstAttemptAt: item.job.created_at, now, schedule: cfg.retrySchedule, maxLifetime: cfg.maxQueueLifetime });
+          if (next.kind === 'retry') {
+            const slot = plan.retry.get(next.at) ?? { ids: [], error: o.error };
+            slot.ids.push(item.job.id);
+            plan.retry.set(next.at, slot);
+            push(plan.status, signedAt !== null ? 'deferred' : (item.status as RecipientStatus), item.recipientId);
+            return;
+          }
+          plan.events.push(event('failed', item.address, now, { ...o.details, bounce_class: 'soft', reason: `gave up after ${attempts} attempts: ${o.error}` }));
+          push(plan.status, 'failed', item.recipientId);
+          plan.complete.push(item.job.id);
+        }
+      }
+    });
+  }
+  return plan;
+}
+
+/** Writes a plan in the caller's transaction; jobs are finished only while this worker still holds them. */
+export async function writeOutcomes(trx: Transaction<Database> | Kysely<Database>, plan: Plan, workerId: string, now: number): Promise<void> {
+  await writeEvents(trx, plan.events);
+  for (const [status, ids] of plan.status) {
+    await trx.updateTable('recipients').set({ status, updated_at: now }).where('id', 'in', ids).execute();
+  }
+  await completeJobs(trx, plan.complete, workerId);
+  for (const [at, slot] of plan.retry) await rescheduleJobs(trx, slot.ids, workerId, at, slot.error);
+}

@@ -1,0 +1,29 @@
+import type { Deps } from '../deps.js';
+import { createSandboxTransport } from '../sandbox/sandbox-transport.js';
+import { createSignerPool } from './dkim/signer-pool.js';
+import { startDeliveryWorker, type DeliveryWorker } from './delivery-worker.js';
+import { returnPathSecret } from './return-path.js';
+import { createSmtpTransport } from './smtp-transport.js';
+
+/** How long a stopping worker waits for attempts in flight (issue 02 §9: exit within a bounded time). */
+const STOP_TIMEOUT_MS = 8_000;
+
+/** Starts the `delivery` role: signer threads, the transport (SMTP, or the sandbox mailbox) and the worker. */
+export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorker; stop(): Promise<void> }> {
+  const signer = createSignerPool({ threads: deps.config.dkimThreads });
+  // Sandbox mode never sends to the internet (operations.md): its transport is the local mailbox.
+  const transport = deps.config.sandbox
+    ? createSandboxTransport(deps)
+    : createSmtpTransport({ heloName: deps.config.hostname, maxConnectionsPerHost: deps.config.mxMaxConnections, log: deps.log });
+  const worker = startDeliveryWorker(deps, { signer, transport, returnPathSecret: await returnPathSecret(deps.db, deps.ids) }, {
+    concurrency: deps.config.deliveryConcurrency, claimBatch: 200, idlePollMs: 250,
+  });
+  return {
+    worker,
+    async stop() {
+      await worker.stop(STOP_TIMEOUT_MS);
+      await transport.close();
+      await signer.close();
+    },
+  };
+}
