@@ -10,6 +10,7 @@ export interface CliOptions {
   reason?: string;
   'rate-limit'?: string;
   'monthly-quota'?: string;
+  ed25519?: string;
 }
 
 /** What a command gets: its positional arguments (after the command words) and the options. */

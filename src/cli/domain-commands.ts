@@ -2,6 +2,7 @@ import { CommandError } from '../core/command-error.js';
 import { addDomain, findDomain } from '../domains/add-domain.js';
 import { checkDomain } from '../domains/check-domain.js';
 import { domainView } from '../domains/domain-view.js';
+import { setEd25519 } from '../domains/ed25519-setting.js';
 import type { DomainChecks } from '../domains/verify-domain.js';
 import type { Runtime } from '../main.js';
 import type { DomainTable } from '../storage/database.js';
@@ -46,6 +47,7 @@ export const domainShow: Command = {
       `  last checked: ${view.checked_at ?? 'never'}`,
       ...(view.failing_since ? [`  failing since: ${view.failing_since}`] : []),
       '', 'records:', recordsText(view.records),
+      ...(view.dkim_ed25519 ? [`  dkim_ed25519 TXT    ${view.dkim_ed25519.name}\n               ${view.dkim_ed25519.value}`] : []),
       ...(checks ? ['', 'last checks:', checksText(checks, view.records)] : []),
     ];
     return { json: { ...view, account: await accountName(deps, row.account_id), checks }, text: lines.join('\n') };
@@ -72,4 +74,20 @@ export const domainVerify: Command = {
     if (ok) return { json, text };
     return { json, text, failure: `${view.domain} is not verified: ${failedPurposes(checks).join(', ')} did not match` };
   }),
+};
+
+/** `domain set DOMAIN --ed25519 on|off`: the optional second DKIM signature (RFC 8463) for this domain. */
+export const domainSet: Command = {
+  words: 'domain set', args: ['DOMAIN'], options: ['ed25519'],
+  run: ({ config, args, options }) => {
+    const v = options.ed25519?.trim().toLowerCase();
+    if (v !== 'on' && v !== 'off') throw new CommandError('domain set needs --ed25519 on|off');
+    return withDeps(config, async (deps) => {
+      const view = domainView(config, await setEd25519(deps, args[0] as string, v === 'on'));
+      const text = view.dkim_ed25519
+        ? `Ed25519 signing is on for ${view.domain}. Publish this record too (mail is also signed with RSA, so nothing breaks before it exists):\n\n  dkim_ed25519 TXT    ${view.dkim_ed25519.name}\n               ${view.dkim_ed25519.value}`
+        : `Ed25519 signing is off for ${view.domain}; its record may be removed.`;
+      return { json: view, text };
+    });
+  },
 };

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from '../config/load.js';
 import { CommandError } from '../core/command-error.js';
 import { accountCreate, accountSet } from './account-commands.js';
 import type { Command, CliOptions } from './command.js';
-import { domainAdd, domainShow, domainVerify } from './domain-commands.js';
+import { domainAdd, domainSet, domainShow, domainVerify } from './domain-commands.js';
 import { keyCreate } from './key-commands.js';
 import { parseArgv, UsageError } from './parse-argv.js';
 import { sandboxList, sandboxShow } from './sandbox-commands.js';
@@ -11,7 +11,7 @@ import { suppressionAdd, suppressionList, suppressionRemove } from './suppressio
 import { USAGE } from './usage.js';
 
 const COMMANDS: Command[] = [
-  serveCommand, accountCreate, accountSet, domainAdd, domainVerify, domainShow, keyCreate,
+  serveCommand, accountCreate, accountSet, domainAdd, domainVerify, domainShow, domainSet, keyCreate,
   suppressionAdd, suppressionRemove, suppressionList, sandboxList, sandboxShow,
 ];
 

@@ -13,6 +13,7 @@ const OPTIONS = {
   reason: { type: 'string' },
   'rate-limit': { type: 'string' },
   'monthly-quota': { type: 'string' },
+  ed25519: { type: 'string' },
 } as const;
 
 /** argv split into positional words and options; a UsageError for an unknown or malformed option. */

@@ -13,6 +13,7 @@ Commands:
   domain add DOMAIN --account NAME            add a sending domain; prints the DNS records to publish
   domain verify DOMAIN                        check the four DNS records now (exit 0 only when verified)
   domain show DOMAIN                          the domain's status, records and last checks
+  domain set DOMAIN --ed25519 on|off          also sign with Ed25519 (RFC 8463); prints the extra record
   key create DOMAIN                           issue the domain's API key; the previous key stops working
   suppression add ADDRESS --account NAME [--reason R]
                                               suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)

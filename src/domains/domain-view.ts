@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { DomainTable } from '../storage/database.js';
 import { domainRecords } from './dns-records.js';
+import { ed25519DnsValue } from '../delivery/dkim/dkim-keys.js';
 
 /** The operator's view of a domain (operations.md `domain add` / `domain show`). */
 export function domainView(config: Pick<Config, 'spfIncludeHost' | 'bounceHost'>, d: DomainTable) {
@@ -12,5 +13,9 @@ export function domainView(config: Pick<Config, 'spfIncludeHost' | 'bounceHost'>
     verified_at: d.verified_at === null ? null : new Date(d.verified_at).toISOString(),
     checked_at: d.checked_at === null ? null : new Date(d.checked_at).toISOString(),
     failing_since: d.failing_since === null ? null : new Date(d.failing_since).toISOString(),
+    /** The optional Ed25519 record (issue 02), published beside the four; null when off. */
+    dkim_ed25519: d.ed25519_selector !== null && d.ed25519_public_key !== null
+      ? { type: 'TXT' as const, name: `${d.ed25519_selector}._domainkey.${d.name}`, value: ed25519DnsValue(d.ed25519_public_key) }
+      : null,
   };
 }
