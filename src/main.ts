@@ -42,7 +42,7 @@ export async function buildDeps(config: Readonly<Config>): Promise<Runtime> {
   const log = pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: true }));
   const { db, dialect, close } = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    await migrate(db);
+    await migrate(db, dialect);
   } catch (err) {
     await close();
     throw err;

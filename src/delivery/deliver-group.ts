@@ -68,7 +68,7 @@ export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): 
   let signed: Buffer;
   let signedAt: number;
   try {
-    const raw = m.mime !== null ? Buffer.from(m.mime, 'utf8') : await renderMime(m.draft!);
+    const raw = m.mime !== null ? Buffer.from(m.mime, 'utf8') : renderMime(m.draft!);
     signedAt = deps.clock.now();
     signed = await ctx.signer.sign(raw, dkimKeys(group), signedAt);
   } catch (err) {

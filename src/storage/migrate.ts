@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { DialectName } from './open-database.js';
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-delivery.js';
 
@@ -10,10 +11,19 @@ const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
-/** Brings the schema up to date; safe to run from several processes at once (Kysely's migration lock). */
+/**
+ * Brings the schema up to date; safe to run from several processes at once (Kysely's migration
+ * lock). On PostgreSQL the migration tables live in the connection's current schema: left to
+ * itself Kysely looks for them in every schema, and would take another schema's (another
+ * Posthorn, another Kysely app on the same database) for ours.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists
-export async function migrate(db: Kysely<any>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+export async function migrate(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  const migrationTableSchema = dialect === 'postgres'
+    ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema
+    : undefined;
+  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     const what = failed ? `migration ${failed.migrationName} failed` : 'migration failed';

@@ -22,8 +22,8 @@ export interface RunningServer {
  * resolves once the `api listening` line names its URL. Fails with the child's stderr when it
  * exits first or does not get there within `timeoutMs`.
  */
-export function startServer(env: Record<string, string>, opts: { args?: string[]; timeoutMs?: number } = {}): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['bin/posthorn.js', 'serve', ...(opts.args ?? [])], {
+export function startServer(env: Record<string, string>, opts: { args?: string[]; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<RunningServer> {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'bin/posthorn.js', 'serve', ...(opts.args ?? [])], {
     cwd: REPO_ROOT, env: childEnv({ POSTHORN_HTTP_PORT: '0', POSTHORN_LOG_LEVEL: 'info' }, env), stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -28,7 +28,7 @@ export async function createTestDb(dialect: DialectName): Promise<TestDb> {
   const dataDir = mkdtempSync(join(tmpdir(), 'posthorn-test-'));
   if (dialect === 'sqlite') {
     const open = openDatabase({ databaseUrl: null, dataDir });
-    await migrate(open.db);
+    await migrate(open.db, 'sqlite').catch(async (err: unknown) => { await open.close(); throw err; });
     return {
       ...open, dataDir, env: { POSTHORN_DATA_DIR: dataDir },
       close: async () => { await open.close(); rmSync(dataDir, { recursive: true, force: true }); },
@@ -41,7 +41,7 @@ export async function createTestDb(dialect: DialectName): Promise<TestDb> {
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const open = openDatabase({ databaseUrl: url, dataDir, pgSchema: schema });
-  await migrate(open.db);
+  await migrate(open.db, 'postgres').catch(async (err: unknown) => { await open.close(); throw err; });
   const sep = url.includes('?') ? '&' : '?';
   return {
     ...open, dataDir,

@@ -78,10 +78,17 @@ for (const dialect of testDialects()) {
     let key: string;
     let domainId: string;
 
+    /** What this test opened, closed by afterEach even when setup failed half-way. */
+    let opened: (() => Promise<void>)[] = [];
+
     /** Fresh deps and app; `env` overrides configuration (the read limit, for one test). */
     async function start(env: Record<string, string>): Promise<void> {
-      t = await createTestDeps(dialect, { env });
-      app = Fastify();
+      const deps = await createTestDeps(dialect, { env });
+      opened.push(() => deps.close());
+      t = deps;
+      const server = Fastify();
+      opened.push(() => server.close());
+      app = server;
       await app.register(eventsRoute(t));
       await app.ready();
       ({ domainId, key } = await addDomain(t, 'acc_1', 'example.com'));
@@ -103,8 +110,8 @@ for (const dialect of testDialects()) {
     const ids = (p: EventsPage | EventRecord[]) => (Array.isArray(p) ? p : p.events).map((e) => e.id);
 
     afterEach(async () => {
-      await app.close();
-      await t.close();
+      for (const close of opened.reverse()) await close();
+      opened = [];
     });
 
     describe('queries', () => {

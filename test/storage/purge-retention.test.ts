@@ -10,9 +10,18 @@ const DAY = 86_400_000;
 for (const dialect of testDialects()) {
   describe(`purgeRetention (${dialect})`, () => {
     let t: TestDeps;
+    /** What this test opened, closed by afterEach even when setup failed half-way. */
+    let opened: TestDeps[] = [];
+
+    /** Fresh deps; `env` overrides configuration. */
+    async function open(env: Record<string, string> = {}): Promise<TestDeps> {
+      const deps = await createTestDeps(dialect, { env });
+      opened.push(deps);
+      return deps;
+    }
 
     beforeEach(async () => {
-      t = await createTestDeps(dialect);
+      t = await open();
       const now = t.clock.now();
       await t.db.insertInto('accounts').values({ id: 'acc_1', name: 'a', rate_limit: 5, monthly_quota: null, created_at: now }).execute();
       await t.db.insertInto('domains').values({
@@ -22,7 +31,10 @@ for (const dialect of testDialects()) {
       }).execute();
     });
 
-    afterEach(() => t.close());
+    afterEach(async () => {
+      for (const deps of opened) await deps.close();
+      opened = [];
+    });
 
     /** An event `ago` ms before now, on message `messageId`. */
     function event(ago: number, messageId = 'msg_01JD8Z3V5X6Y7Z8A9B0C1D2E3F'): NewEvent {
@@ -99,8 +111,7 @@ for (const dialect of testDialects()) {
     });
 
     test('bodyRetention comes from configuration', async () => {
-      await t.close();
-      t = await createTestDeps(dialect, { env: { POSTHORN_BODY_RETENTION: '2d' } });
+      t = await open({ POSTHORN_BODY_RETENTION: '2d' });
       await t.db.insertInto('accounts').values({ id: 'acc_1', name: 'a', rate_limit: 5, monthly_quota: null, created_at: 0 }).execute();
       const older = await message(2 * DAY + 1);
       await message(2 * DAY - 1);

@@ -8,7 +8,7 @@ for (const dialect of testDialects()) {
     test('migrations are idempotent and allow one active key per domain only', async () => {
       const t = await createTestDb(dialect);
       try {
-        await migrate(t.db); // a second run (another process starting) changes nothing
+        await migrate(t.db, dialect); // a second run (another process starting) changes nothing
         await t.db.insertInto('accounts').values({ id: 'acc_1', name: 'a', rate_limit: 5, monthly_quota: null, created_at: 1 }).execute();
         await t.db.insertInto('domains').values({
           id: 'dom_1', account_id: 'acc_1', name: 'example.com', status: 'pending', sandbox: 0, dkim_selector: 's',

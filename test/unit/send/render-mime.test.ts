@@ -19,10 +19,13 @@ test('text is generated from html when omitted (spec 4.1)', () => {
 
 test('a rendered message parses back with every header and both alternatives', async () => {
   const html = `<p>${'Long paragraph without breaks. '.repeat(100)}</p>`;
-  const raw = await renderMime(composeDraft({ ...base, html, text: null }));
+  const raw = renderMime(composeDraft({ ...base, html, text: null }));
   const lines = raw.toString('latin1').split('\r\n');
   assert.ok(lines.every((l) => Buffer.byteLength(l, 'latin1') <= 998), 'RFC 5322 §2.1.1 line length');
-  assert.match(raw.toString(), /^Subject: =\?UTF-8\?/m, 'non-ASCII subject is RFC 2047 encoded');
+  const head = raw.toString('latin1').split('\r\n\r\n')[0] as string;
+  assert.match(head, /^Subject: .*=\?UTF-8\?Q\?/m, 'non-ASCII subject is RFC 2047 encoded');
+  assert.ok(/^[\x00-\x7f]*$/.test(head), 'the header section is pure ASCII');
+  assert.match(head, /^From: .*=\?UTF-8\?Q\?.*<hello@acme\.test>$/m);
   const parsed = await simpleParser(raw);
   assert.equal(parsed.subject, base.subject);
   assert.equal(parsed.messageId, '<msg_01JD0000000000000000000000@mail.posthorn.test>');
@@ -35,9 +38,17 @@ test('a rendered message parses back with every header and both alternatives', a
 });
 
 test('a text-only message is a single text/plain part', async () => {
-  const raw = await renderMime(composeDraft({ ...base, html: null, text: 'Hello there' }));
+  const raw = renderMime(composeDraft({ ...base, html: null, text: 'Hello there' }));
   const parsed = await simpleParser(raw);
   assert.equal(parsed.text?.trim(), 'Hello there');
   assert.equal(parsed.html, false);
   assert.match(raw.toString(), /^Content-Type: text\/plain/m);
+});
+
+test('display names with specials are quoted, and long ASCII bodies are quoted-printable', async () => {
+  const raw = renderMime(composeDraft({ ...base, from: { ...base.from, name: 'Acme, Inc. "Support"' }, html: null, text: `${'a'.repeat(300)}\nshort` }));
+  const parsed = await simpleParser(raw);
+  assert.equal(parsed.from?.value[0]?.name, 'Acme, Inc. "Support"');
+  assert.match(raw.toString(), /^Content-Transfer-Encoding: quoted-printable$/m);
+  assert.equal(parsed.text?.trim(), `${'a'.repeat(300)}\nshort`);
 });
