@@ -1,0 +1,124 @@
+// npm run bench:deliver — delivered messages per second through the whole path: N messages of
+// ~5 KB accepted over HTTPS, DKIM-signed (RSA-2048), routed by MX through a loopback DNS server to
+// 50 recipient domains, delivered over SMTP with STARTTLS to a loopback sink MX in its own process.
+// Measured from the first acceptance to the last `delivered` event committed. Prints, per
+// database: delivered msgs/s, server CPU per message, server peak RSS.
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { systemClock } from '../src/core/clock.js';
+import { createIds } from '../src/core/ids.js';
+import { addDomain } from '../src/domains/add-domain.js';
+import { createAccount, updateAccountLimits } from '../src/accounts/accounts.js';
+import { issueApiKey } from '../src/credentials/issue-api-key.js';
+import { migrate } from '../src/storage/migrate.js';
+import { openDatabase, type DialectName } from '../src/storage/open-database.js';
+import { startDnsServer } from '../test/helpers/dns-server.js';
+import { startSinkMx } from '../test/helpers/sink-mx.js';
+import { startServer } from '../test/helpers/spawn-server.js';
+
+const N = Number(process.env.BENCH_MESSAGES ?? 20_000);
+const DOMAINS = 50;
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+if (process.argv[2] === '--sink') {
+  const sink = await startSinkMx({ store: false });
+  process.on('message', (m: string) => { if (m === 'close') void sink.close().then(() => process.exit(0)); });
+  process.send?.({ port: sink.port });
+} else {
+  const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',') as DialectName[];
+  for (const d of dialects) await run(d);
+}
+
+function cpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10; // utime + stime, in 10 ms clock ticks
+}
+
+function peakRssMb(pid: number): number {
+  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+}
+
+function body(): string {
+  const para = 'Thank you for your order. Your items will ship within two business days. ';
+  return JSON.stringify({
+    from: 'Acme Store <orders@acme.test>', to: 'customer@d0.example', subject: 'Your receipt #10042',
+    html: `<html><body><h1>Receipt</h1>${`<p>${para.repeat(6)}</p>`.repeat(7)}</body></html>`,
+    text: `Receipt\n\n${`${para.repeat(6)}\n\n`.repeat(3)}`,
+  });
+}
+
+async function run(dialect: DialectName): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'posthorn-bench-'));
+  const dbName = `posthorn_bench_deliver_${process.pid}`;
+  let url: string | null = null;
+  if (dialect === 'postgres') {
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    const u = new URL(PG_URL);
+    u.pathname = `/${dbName}`;
+    url = u.toString();
+  }
+  const sinkChild: ChildProcess = fork(fileURLToPath(import.meta.url), ['--sink'], { execArgv: ['--import', 'tsx'] });
+  const { port: sinkPort } = await new Promise<{ port: number }>((resolve) => sinkChild.once('message', (m) => resolve(m as { port: number })));
+  const zone: Record<string, { MX: { exchange: string; priority: number }[] }> = {};
+  for (let i = 0; i < DOMAINS; i++) zone[`d${i}.example`] = { MX: [{ exchange: '127.0.0.1', priority: 10 }] };
+  const dns = await startDnsServer(zone);
+  const open = openDatabase({ databaseUrl: url, dataDir });
+  try {
+    await migrate(open.db, open.dialect);
+    const deps = { db: open.db, clock: systemClock, ids: createIds() };
+    await createAccount(deps, 'bench');
+    await updateAccountLimits(deps, 'bench', { rateLimit: 100_000 });
+    const domain = await addDomain(deps, 'bench', 'acme.test');
+    await open.db.updateTable('domains').set({ status: 'verified', verified_at: Date.now() }).where('id', '=', domain.id).execute();
+    const { key } = await issueApiKey(deps, domain.id);
+    const server = await startServer({
+      POSTHORN_DATA_DIR: dataDir, ...(url ? { POSTHORN_DATABASE_URL: url } : {}), POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost',
+      POSTHORN_LISTEN_HOST: '127.0.0.1', POSTHORN_DNS_SERVERS: dns.address, POSTHORN_MX_PORT: String(sinkPort),
+    }, { args: ['--roles', 'api,delivery'], nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [] });
+    const pid = server.child.pid as number;
+    const cpuBefore = cpuMs(pid);
+    const start = Date.now();
+    let i = 0;
+    const result = await autocannon({
+      url: `${server.url}/v1/send`, method: 'POST', connections: 32, amount: N,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body(),
+      requests: [{ setupRequest: (req) => ({ ...req, body: String(req.body ?? body()).replace('@d0.example', `@d${i++ % DOMAINS}.example`) }) }],
+    });
+    const accepted = result['2xx'];
+    // Wait (polling the database, as an operator would) until every accepted message has its outcome.
+    const count = async () => Number((await open.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('event', '=', 'delivered').executeTakeFirstOrThrow()).n);
+    const deadline = Date.now() + 10 * 60_000;
+    while ((await count()) < accepted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    const last = Number((await sql<{ t: number }>`SELECT max(occurred_at) AS t FROM events WHERE event = 'delivered'`.execute(open.db)).rows[0]?.t ?? Date.now());
+    const delivered = await count();
+    const cpu = cpuMs(pid) - cpuBefore;
+    const rss = peakRssMb(pid);
+    await server.stop();
+    if (delivered < accepted) console.error(`note: ${accepted - delivered} of ${accepted} not delivered within 10 minutes`);
+    console.log(`deliver_${dialect}: ${Math.round(delivered / ((last - start) / 1000))} msgs/s`);
+    console.log(`deliver_${dialect}_cpu_per_msg: ${(cpu / delivered).toFixed(3)} ms`);
+    console.log(`deliver_${dialect}_peak_rss: ${rss} MB`);
+    console.log(`deliver_${dialect}_messages: ${delivered} msgs`);
+  } finally {
+    await open.close();
+    await dns.close();
+    sinkChild.send('close');
+    rmSync(dataDir, { recursive: true, force: true });
+    if (dialect === 'postgres') {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await c.end();
+    }
+  }
+}
