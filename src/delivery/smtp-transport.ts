@@ -1,0 +1,151 @@
+import type { Logger } from 'pino';
+import { HostPool } from './smtp/host-pool.js';
+import { SessionOpenError, SmtpSession, type SessionOptions } from './smtp/smtp-session.js';
+import { DEFAULT_SMTP_TIMEOUTS, type SmtpTimeouts } from './smtp/timeouts.js';
+import type { AttemptResult, DeliveryAttempt, Destination, RecipientReply, Transport } from './transport.js';
+
+export type { SmtpTimeouts } from './smtp/timeouts.js';
+
+export interface SmtpTransportOptions {
+  /** The name we give in EHLO (RFC 5321 §4.1.1.1): the host's FQDN, matching its PTR record. */
+  heloName: string;
+  /** Concurrent sessions per destination `host:port`, e.g. 10; callers beyond it queue. */
+  maxConnectionsPerHost: number;
+  /** A session is closed (QUIT) after this many transactions; default 1000. */
+  maxMessagesPerConnection?: number;
+  /** Overrides of RFC 5321 §4.5.3.2's timeouts (see SmtpTimeouts), for tests. */
+  timeouts?: Partial<SmtpTimeouts>;
+  /**
+   * Opportunistic STARTTLS (RFC 7435) by default: any certificate is taken and what was negotiated
+   * recorded. With `rejectUnauthorized: true` an invalid certificate fails the host instead.
+   */
+  tls?: { rejectUnauthorized: boolean };
+  log: Logger;
+}
+
+const DEFAULT_MAX_MESSAGES_PER_CONNECTION = 1000;
+
+type HostOutcome =
+  | { kind: 'transaction'; tls: string | null; recipients: RecipientReply[] }
+  /** No session could be had, or nothing of the transaction was sent: the next MX may be tried. */
+  | { kind: 'unopened'; error: string }
+  /** The session broke mid-transaction: the message may have reached the host, so no other is tried now. */
+  | { kind: 'lost'; error: string };
+
+/**
+ * A Transport over SMTP, on nodemailer's SMTPConnection: one pool of reused sessions per
+ * destination host, opportunistic STARTTLS, and the destinations tried in order until one host
+ * takes the session. All recipients go in one transaction, never split: past a server's limit
+ * they get its 452 (RFC 5321 §4.5.3.1.10) and are retried as deferred.
+ */
+export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
+  if (!(opts.maxConnectionsPerHost >= 1)) throw new RangeError('maxConnectionsPerHost must be at least 1');
+  const timeouts: SmtpTimeouts = { ...DEFAULT_SMTP_TIMEOUTS, ...opts.timeouts };
+  const rejectUnauthorized = opts.tls?.rejectUnauthorized ?? false;
+  const log = opts.log.child({ component: 'smtp-transport' });
+  const pools = new Map<string, HostPool>();
+  let closed = false;
+
+  async function openSession(d: Destination): Promise<SmtpSession> {
+    const sessionOpts: SessionOptions = { host: d.host, port: d.port, heloName: opts.heloName, timeouts, rejectUnauthorized };
+    try {
+      const session = await SmtpSession.open(sessionOpts);
+      log.debug({ host: d.host, port: d.port, tls: session.tls, pipelining: session.pipelining }, 'SMTP session opened');
+      return session;
+    } catch (err) {
+      // Opportunistic TLS: a failed handshake falls back to plain text, as the server would be
+      // reached in plain text had it not offered STARTTLS (RFC 7435 §3).
+      if (!(err instanceof SessionOpenError) || err.code !== 'ETLS' || rejectUnauthorized) throw err;
+      log.info({ host: d.host, port: d.port, err: err.message }, 'STARTTLS failed; retrying in plain text');
+      return SmtpSession.open({ ...sessionOpts, plaintext: true });
+    }
+  }
+
+  function poolFor(d: Destination): HostPool {
+    const key = `${d.host}:${d.port}`;
+    let pool = pools.get(key);
+    if (pool === undefined) {
+      pool = new HostPool({
+        maxConnections: opts.maxConnectionsPerHost,
+        maxMessagesPerConnection: opts.maxMessagesPerConnection ?? DEFAULT_MAX_MESSAGES_PER_CONNECTION,
+        idleMs: timeouts.idle,
+        open: () => openSession(d),
+        // Pools of hosts no longer talked to are dropped, so the map does not grow with every MX ever seen.
+        onEmpty: () => {
+          if (pools.get(key) === pool) pools.delete(key);
+        },
+      });
+      pools.set(key, pool);
+    }
+    return pool;
+  }
+
+  async function sendVia(d: Destination, attempt: DeliveryAttempt): Promise<HostOutcome> {
+    // A pooled session the server has meanwhile dropped fails before answering anything (see
+    // SmtpSession.transact): nothing was sent, so another session retries, at most once per slot.
+    for (let tries = 0; ; tries++) {
+      // Looked up each time (an emptied pool is dropped) and acquired from at once, so that no
+      // session is ever opened in a pool the transport no longer knows.
+      if (closed) return { kind: 'unopened', error: 'SMTP transport is closed' };
+      const pool = poolFor(d);
+      let session: SmtpSession;
+      try {
+        session = await pool.acquire();
+      } catch (err) {
+        return { kind: 'unopened', error: (err as Error).message };
+      }
+      const outcome = await session.transact(attempt.envelopeFrom, attempt.recipients, attempt.raw);
+      if (outcome.kind === 'replies') {
+        pool.release(session, outcome.reusable);
+        return { kind: 'transaction', tls: session.tls, recipients: outcome.recipients };
+      }
+      pool.release(session, false);
+      if (!outcome.stale) return { kind: 'lost', error: outcome.error };
+      if (tries >= opts.maxConnectionsPerHost) return { kind: 'unopened', error: outcome.error };
+      log.debug({ err: outcome.error }, 'pooled SMTP session was gone; retrying on another');
+    }
+  }
+
+  return {
+    async send(attempt: DeliveryAttempt): Promise<AttemptResult> {
+      if (closed) throw new Error('SMTP transport is closed');
+      assertEnvelope(attempt);
+      const hostsTried: string[] = [];
+      const errors: string[] = [];
+      for (const d of attempt.destinations) {
+        const host = hostLabel(d);
+        hostsTried.push(host);
+        const outcome = await sendVia(d, attempt);
+        if (outcome.kind === 'transaction') return { kind: 'transaction', mxHost: host, tls: outcome.tls, recipients: outcome.recipients };
+        errors.push(`${host}: ${outcome.error}`);
+        // A session that broke mid-transaction makes the attempt unreachable, to be retried later
+        // (decisions §14), without trying the next MX now: after a timeout at the end of DATA
+        // the first host may still have kept the message.
+        if (outcome.kind === 'lost') break;
+      }
+      return { kind: 'unreachable', error: errors.join('; ') || 'no destinations to try', hostsTried };
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      await Promise.all([...pools.values()].map((p) => p.close()));
+      pools.clear();
+    },
+  };
+}
+
+/** The host as events show it: the name alone on port 25, `host:port` elsewhere (tests, relays). */
+function hostLabel(d: Destination): string {
+  return d.port === 25 ? d.host : `${d.host}:${d.port}`;
+}
+
+/**
+ * Addresses were validated when the message was accepted, so a malformed one here is a bug: it
+ * would otherwise be retried against every host for days (RFC 5321 §4.1.2: no CR, LF or brackets).
+ */
+function assertEnvelope(attempt: DeliveryAttempt): void {
+  if (attempt.recipients.length === 0) throw new TypeError('a delivery attempt needs at least one recipient');
+  for (const address of [attempt.envelopeFrom, ...attempt.recipients]) {
+    if (/[\r\n<>]/.test(address)) throw new TypeError(`malformed envelope address ${JSON.stringify(address)}`);
+  }
+}
