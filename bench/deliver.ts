@@ -4,12 +4,9 @@
 // Measured from the first acceptance to the last `delivered` event committed. Prints, per
 // database: delivered msgs/s, server CPU per message, server peak RSS.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { systemClock } from '../src/core/clock.js';
 import { createIds } from '../src/core/ids.js';
@@ -21,10 +18,10 @@ import { openDatabase, type DialectName } from '../src/storage/open-database.js'
 import { startDnsServer } from '../test/helpers/dns-server.js';
 import { startSinkMx } from '../test/helpers/sink-mx.js';
 import { startServer } from '../test/helpers/spawn-server.js';
+import { scratchTarget } from './scratch-target.js';
 
 const N = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const DOMAINS = 50;
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 if (process.argv[2] === '--sink') {
   const sink = await startSinkMx({ store: false });
@@ -54,19 +51,8 @@ function body(): string {
 }
 
 async function run(dialect: DialectName): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'posthorn-bench-'));
-  const dbName = `posthorn_bench_deliver_${process.pid}`;
-  let url: string | null = null;
-  if (dialect === 'postgres') {
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const u = new URL(PG_URL);
-    u.pathname = `/${dbName}`;
-    url = u.toString();
-  }
+  const target = await scratchTarget(dialect, 'deliver');
+  const { dataDir, url } = target;
   const sinkChild: ChildProcess = fork(fileURLToPath(import.meta.url), ['--sink'], { execArgv: ['--import', 'tsx'] });
   const { port: sinkPort } = await new Promise<{ port: number }>((resolve) => sinkChild.once('message', (m) => resolve(m as { port: number })));
   const zone: Record<string, { MX: { exchange: string; priority: number }[] }> = {};
@@ -82,7 +68,7 @@ async function run(dialect: DialectName): Promise<void> {
     await open.db.updateTable('domains').set({ status: 'verified', verified_at: Date.now() }).where('id', '=', domain.id).execute();
     const { key } = await issueApiKey(deps, domain.id);
     const server = await startServer({
-      POSTHORN_DATA_DIR: dataDir, ...(url ? { POSTHORN_DATABASE_URL: url } : {}), POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost',
+      ...target.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost',
       POSTHORN_LISTEN_HOST: '127.0.0.1', POSTHORN_DNS_SERVERS: dns.address, POSTHORN_MX_PORT: String(sinkPort),
     }, { args: ['--roles', 'api,delivery'], nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [] });
     const pid = server.child.pid as number;
@@ -113,12 +99,6 @@ async function run(dialect: DialectName): Promise<void> {
     await open.close();
     await dns.close();
     sinkChild.send('close');
-    rmSync(dataDir, { recursive: true, force: true });
-    if (dialect === 'postgres') {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    }
+    await target.cleanup();
   }
 }

@@ -2,21 +2,18 @@
 // HTTPS, on SQLite and on PostgreSQL, with durable commits (SQLite WAL synchronous=FULL; PostgreSQL
 // defaults). The load generator (autocannon) runs in this process; the server in a child process.
 // Prints one figure per line: `name: value unit`.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { systemClock } from '../src/core/clock.js';
 import { createIds } from '../src/core/ids.js';
 import { migrate } from '../src/storage/migrate.js';
 import { openDatabase, type DialectName } from '../src/storage/open-database.js';
 import { seedDomain } from '../test/helpers/seed.js';
 import { startServer } from '../test/helpers/spawn-server.js';
+import { scratchTarget } from './scratch-target.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A ~5 KB message body, as a typical receipt with an HTML and a text part. */
 function body(): string {
@@ -31,31 +28,8 @@ function body(): string {
   });
 }
 
-async function prepare(dialect: DialectName): Promise<{ env: Record<string, string>; cleanup: () => Promise<void>; dataDir: string; url: string | null }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'posthorn-bench-'));
-  if (dialect === 'sqlite') return { env: { POSTHORN_DATA_DIR: dataDir }, dataDir, url: null, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  const name = `posthorn_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return {
-    env: { POSTHORN_DATA_DIR: dataDir, POSTHORN_DATABASE_URL: url.toString() }, dataDir, url: url.toString(),
-    cleanup: async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function run(dialect: DialectName): Promise<void> {
-  const target = await prepare(dialect);
+  const target = await scratchTarget(dialect, 'send');
   try {
     const open = openDatabase({ databaseUrl: target.url, dataDir: target.dataDir });
     await migrate(open.db, open.dialect);
