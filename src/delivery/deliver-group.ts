@@ -6,7 +6,7 @@ import { classifyReply } from './classify-reply.js';
 import type { DeliveryGroup } from './load-claimed.js';
 import { resolveRoute } from './resolve-route.js';
 import { makeReturnPath } from './return-path.js';
-import type { AttemptResult, Destination, Transport } from './transport.js';
+import type { AttemptResult, Destination, SmtpReply, Transport } from './transport.js';
 
 /** What happened to one recipient in this attempt, before retry policy is applied. */
 export type RecipientOutcome =
@@ -38,6 +38,14 @@ function dkimKeys(group: DeliveryGroup): DkimKey[] {
   return keys;
 }
 
+/**
+ * The reply as events show it, `550 5.1.1 text`. The SMTP transport hands over the server's reply
+ * verbatim (code included), the sandbox only the text after the code: prefix the code only then.
+ */
+function responseText(reply: SmtpReply): string {
+  return /^\d{3}(?:[ -]|$)/.test(reply.message) ? reply.message : `${reply.code} ${reply.message}`;
+}
+
 const everyone = (group: DeliveryGroup, o: RecipientOutcome): RecipientOutcome[] => group.items.map(() => o);
 
 function fromTransaction(group: DeliveryGroup, result: AttemptResult): RecipientOutcome[] {
@@ -49,7 +57,7 @@ function fromTransaction(group: DeliveryGroup, result: AttemptResult): Recipient
     const reply = replies.get(item.address.toLowerCase());
     if (!reply) return { kind: 'deferred', error: 'no reply for this recipient', details: { mx_host: result.mxHost } };
     const c = classifyReply(reply);
-    const details = { mx_host: result.mxHost, tls: result.tls, response: `${reply.code} ${reply.message}`, ...(reply.enhanced ? { enhanced_status: reply.enhanced } : {}) };
+    const details = { mx_host: result.mxHost, tls: result.tls, response: responseText(reply), ...(reply.enhanced ? { enhanced_status: reply.enhanced } : {}) };
     switch (c.outcome) {
       case 'delivered': return { kind: 'delivered', details };
       case 'deferred': return { kind: 'deferred', error: details.response, details: { ...details, bounce_class: c.bounceClass } };

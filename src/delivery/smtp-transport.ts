@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import { HostPool } from './smtp/host-pool.js';
 import { SessionOpenError, SmtpSession, type SessionOptions } from './smtp/smtp-session.js';
@@ -20,6 +21,8 @@ export interface SmtpTransportOptions {
    * recorded. With `rejectUnauthorized: true` an invalid certificate fails the host instead.
    */
   tls?: { rejectUnauthorized: boolean };
+  /** How MX host names become addresses: POSTHORN_DNS_SERVERS through resolver-lookup.ts; the system's when absent. */
+  lookup?: LookupFunction;
   log: Logger;
 }
 
@@ -47,7 +50,7 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
   let closed = false;
 
   async function openSession(d: Destination): Promise<SmtpSession> {
-    const sessionOpts: SessionOptions = { host: d.host, port: d.port, heloName: opts.heloName, timeouts, rejectUnauthorized };
+    const sessionOpts: SessionOptions = { host: d.host, port: d.port, heloName: opts.heloName, timeouts, rejectUnauthorized, ...(opts.lookup ? { lookup: opts.lookup } : {}) };
     try {
       const session = await SmtpSession.open(sessionOpts);
       log.debug({ host: d.host, port: d.port, tls: session.tls, pipelining: session.pipelining }, 'SMTP session opened');

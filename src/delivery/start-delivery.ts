@@ -4,6 +4,7 @@ import { createSignerPool } from './dkim/signer-pool.js';
 import { startDeliveryWorker, type DeliveryWorker } from './delivery-worker.js';
 import { returnPathSecret } from './return-path.js';
 import { createSmtpTransport } from './smtp-transport.js';
+import { resolverLookup } from './smtp/resolver-lookup.js';
 
 /** How long a stopping worker waits for attempts in flight (issue 02 §9: exit within a bounded time). */
 const STOP_TIMEOUT_MS = 8_000;
@@ -14,7 +15,7 @@ export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorke
   // Sandbox mode never sends to the internet (operations.md): its transport is the local mailbox.
   const transport = deps.config.sandbox
     ? createSandboxTransport(deps)
-    : createSmtpTransport({ heloName: deps.config.hostname, maxConnectionsPerHost: deps.config.mxMaxConnections, log: deps.log });
+    : createSmtpTransport({ heloName: deps.config.hostname, maxConnectionsPerHost: deps.config.mxMaxConnections, lookup: resolverLookup(deps.resolver), log: deps.log });
   const worker = startDeliveryWorker(deps, { signer, transport, returnPathSecret: await returnPathSecret(deps.db, deps.ids) }, {
     concurrency: deps.config.deliveryConcurrency, claimBatch: 200, idlePollMs: 250,
   });

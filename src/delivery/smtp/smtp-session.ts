@@ -1,4 +1,5 @@
 import { isAscii } from 'node:buffer';
+import type { LookupFunction } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import DataStream from 'nodemailer/lib/smtp-connection/data-stream.js';
@@ -17,6 +18,8 @@ export interface SessionOptions {
   rejectUnauthorized: boolean;
   /** Skip STARTTLS (the retry after a failed TLS handshake). */
   plaintext?: boolean;
+  /** Resolves the host's addresses (the configured resolvers); the system's when absent. */
+  lookup?: LookupFunction;
 }
 
 /** Why a session could not be opened: connect, greeting (421 included), EHLO or TLS (code `ETLS`) failed. */
@@ -72,7 +75,7 @@ export class SmtpSession {
   static async open(opts: SessionOptions): Promise<SmtpSession> {
     let socket;
     try {
-      socket = await connectTcp(opts.host, opts.port, opts.timeouts.connect);
+      socket = await connectTcp(opts.host, opts.port, opts.timeouts.connect, opts.lookup);
     } catch (err) {
       const e = err as Error & { code?: string };
       throw new SessionOpenError(describeError(e), e.code);
