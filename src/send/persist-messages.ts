@@ -54,7 +54,6 @@ async function writeBatch(trx: Transaction<Database>, plans: MessagePlan[]): Pro
     results.push(ok ? { kind: 'accepted' } : { kind: 'quota_exceeded' });
     if (ok) accepted.push(p);
   }
-  for (const v of sumUnlimited(accepted.filter((p) => p.volume.quota === null))) await countVolume(trx, v);
   await insertChunked(trx, 'messages', accepted.map((p) => p.message));
   await insertChunked(trx, 'recipients', accepted.flatMap((p) => p.recipients));
   await writeEvents(trx, accepted.flatMap((p) => p.events));
@@ -62,6 +61,9 @@ async function writeBatch(trx: Transaction<Database>, plans: MessagePlan[]): Pro
   for (const p of accepted) {
     if (p.idempotency) await completeIdempotencyKey(trx, p.idempotency.domainId, p.idempotency.key, p.idempotency.response);
   }
+  // Last, so the account's counter row is locked only from here to the commit: concurrent batches
+  // (PostgreSQL runs several) otherwise queue behind each other's inserts for that one row.
+  for (const v of sumUnlimited(accepted.filter((p) => p.volume.quota === null))) await countVolume(trx, v);
   return results;
 }
 
