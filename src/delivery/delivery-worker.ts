@@ -38,7 +38,9 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
   let running = true;
   let inFlight = 0;
   let wake: (() => void) | null = null;
-  let idleWaiters: (() => void)[] = [];
+  /** Callers of idle() with the claim round they were made in; only a later empty claim answers them. */
+  let idleWaiters: { after: number; resolve: () => void }[] = [];
+  let claimRound = 0;
   const active = new Set<Promise<void>>();
 
   const recorder = createBatcher<GroupResult, void>(async (results) => {
@@ -54,12 +56,21 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
   });
 
   async function runGroup(group: Parameters<typeof deliverGroup>[1]): Promise<void> {
+    let result: GroupResult;
     try {
-      const result = await deliverGroup(context, group);
+      result = await deliverGroup(context, group);
+    } catch (err) {
+      // A fault in the attempt counts as a deferral, so the retry schedule and the queue lifetime
+      // apply to it too: a message that always fails this way ends as `failed`, not retried forever.
+      deps.log.error({ err, message: group.message.id }, 'delivery attempt failed unexpectedly');
+      const error = `internal error: ${(err as Error).message}`;
+      result = { group, signedAt: null, outcomes: group.items.map(() => ({ kind: 'deferred', error, details: { reason: error } })) };
+    }
+    try {
       await recorder.submit(result);
     } catch (err) {
-      // The lease expires and the jobs are tried again: a fault here never loses a message.
-      deps.log.error({ err, message: group.message.id }, 'delivery attempt failed unexpectedly');
+      // Not recorded: the jobs keep their lease and are tried again when it ends; nothing is lost.
+      deps.log.error({ err, message: group.message.id }, 'recording a delivery outcome failed');
     }
   }
 
@@ -70,6 +81,7 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
       // free rather than for every finished group; a finishing group wakes the loop.
       if (room <= 0 || (inFlight > 0 && room < Math.min(opts.claimBatch, Math.ceil(opts.concurrency / 4)))) { await sleep(opts.idlePollMs); continue; }
       let claimed;
+      const round = ++claimRound;
       try {
         claimed = await claimJobs(deps, 'deliver', workerId, Math.min(room, opts.claimBatch), LEASE_MS);
       } catch (err) {
@@ -78,14 +90,28 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
         continue;
       }
       if (claimed.length === 0) {
-        if (inFlight === 0) { const w = idleWaiters; idleWaiters = []; w.forEach((f) => f()); }
+        if (inFlight === 0) {
+          const ready = idleWaiters.filter((w) => w.after < round);
+          idleWaiters = idleWaiters.filter((w) => w.after >= round);
+          ready.forEach((w) => w.resolve());
+        }
         await sleep(opts.idlePollMs);
         continue;
       }
-      const { groups, orphans } = await loadClaimed(deps, claimed);
-      if (orphans.length > 0) {
-        deps.log.warn({ jobs: orphans.length }, 'dropping delivery jobs whose message or body is gone');
-        await completeJobs(deps.db, orphans.map((j) => j.id), workerId);
+      let groups;
+      try {
+        let orphans;
+        ({ groups, orphans } = await loadClaimed(deps, claimed));
+        if (orphans.length > 0) {
+          deps.log.warn({ jobs: orphans.length }, 'dropping delivery jobs whose message or body is gone');
+          await completeJobs(deps.db, orphans.map((j) => j.id), workerId);
+        }
+      } catch (err) {
+        // A database fault or an unreadable row must not end the loop: these jobs keep their lease
+        // and are tried again when it ends, and the loop goes on with the rest of the queue.
+        deps.log.error({ err, jobs: claimed.length }, 'loading claimed delivery jobs failed');
+        await sleep(opts.idlePollMs);
+        continue;
       }
       for (const g of groups) {
         inFlight++;
@@ -111,7 +137,7 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
       if (finished === 'done') await releaseJobs(deps.db, held.map((j) => j.id), workerId, deps.clock.now());
     },
     idle() {
-      return new Promise<void>((resolve) => { idleWaiters.push(resolve); wake?.(); });
+      return new Promise<void>((resolve) => { idleWaiters.push({ after: claimRound, resolve }); wake?.(); });
     },
     nudge() { wake?.(); },
   };

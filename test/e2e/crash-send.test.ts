@@ -9,35 +9,14 @@ import { systemClock } from '../../src/core/clock.js';
 import { createIds } from '../../src/core/ids.js';
 import { createTestDb, testDialects } from '../helpers/test-db.js';
 import { seedDomain } from '../helpers/seed.js';
+import { postSendHttps, type SendOutcome } from '../helpers/https-send.js';
 import { startServer } from '../helpers/spawn-server.js';
 
 const TOTAL = 2000;
 const KILL_AFTER_ACCEPTED = 400;
 
-type Outcome = { status: number; id?: string } | { error: string };
-
-function post(url: string, agent: https.Agent, key: string, i: number): Promise<Outcome> {
-  const body = JSON.stringify({ from: 'hello@acme.test', to: `user${i}@example.org`, subject: `Receipt ${i}`, html: `<p>${'x'.repeat(4000)}</p>` });
-  return new Promise((resolve) => {
-    const req = https.request(`${url}/v1/send`, {
-      method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    }, (res) => {
-      let data = '';
-      res.setEncoding('utf8').on('data', (d: string) => { data += d; });
-      res.on('end', () => {
-        try {
-          const parsed = JSON.parse(data) as { id?: string };
-          resolve({ status: res.statusCode ?? 0, ...(parsed.id ? { id: parsed.id } : {}) });
-        } catch {
-          resolve({ error: `unparsable response ${res.statusCode}` });
-        }
-      });
-      res.on('error', (e) => resolve({ error: e.message }));
-    });
-    req.on('error', (e) => resolve({ error: e.message }));
-    req.end(body);
-  });
-}
+const post = (url: string, agent: https.Agent, key: string, i: number): Promise<SendOutcome> =>
+  postSendHttps(url, agent, key, { from: 'hello@acme.test', to: `user${i}@example.org`, subject: `Receipt ${i}`, html: `<p>${'x'.repeat(4000)}</p>` });
 
 for (const dialect of testDialects()) {
   describe(`crash safety of accepted sends (${dialect})`, () => {

@@ -61,6 +61,8 @@ export interface SinkOptions {
 }
 
 export interface SinkMx {
+  /** Socket errors of connections that ended badly (clients killed mid-transaction). */
+  socketErrors: NodeJS.ErrnoException[];
   host: '127.0.0.1';
   port: number;
   messages: SinkMessage[];
@@ -125,6 +127,7 @@ export async function startSinkMx(opts: SinkOptions = {}): Promise<SinkMx> {
   let peak = 0;
   const changed = () => watchers.forEach((w) => w());
 
+  const socketErrors: NodeJS.ErrnoException[] = [];
   const server: SMTPServer = new SMTPServer({
     ...(await sinkCertificate()),
     name: 'sink.posthorn.test',
@@ -204,6 +207,9 @@ export async function startSinkMx(opts: SinkOptions = {}): Promise<SinkMx> {
 
   // Replies are written one by one; with Nagle on, a pipelined client would wait for ACKs.
   server.server.on('connection', (socket) => socket.setNoDelay(true));
+  // A client that vanishes mid-transaction (a killed server, a dropped connection) is an ordinary
+  // event for an MX: counted, never an unhandled error that would end the test process.
+  server.on('error', (err: NodeJS.ErrnoException) => { socketErrors.push(err); });
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -212,6 +218,7 @@ export async function startSinkMx(opts: SinkOptions = {}): Promise<SinkMx> {
   if (address === null || typeof address === 'string') throw new Error('sink MX did not bind a TCP port');
 
   const sink: SinkMx = {
+    socketErrors,
     host: '127.0.0.1',
     port: address.port,
     messages,

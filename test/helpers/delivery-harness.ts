@@ -1,0 +1,237 @@
+import { promises as dnsPromises } from 'node:dns';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import { createAccount } from '../../src/accounts/accounts.js';
+import { issueApiKey } from '../../src/credentials/issue-api-key.js';
+import { createSignerPool, type Signer } from '../../src/delivery/dkim/signer-pool.js';
+import { startDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from '../../src/delivery/delivery-worker.js';
+import { returnPathSecret } from '../../src/delivery/return-path.js';
+import { createSmtpTransport, type SmtpTimeouts } from '../../src/delivery/smtp-transport.js';
+import type { Transport } from '../../src/delivery/transport.js';
+import { addDomain } from '../../src/domains/add-domain.js';
+import { createResolver } from '../../src/domains/create-resolver.js';
+import { domainRecords } from '../../src/domains/dns-records.js';
+import { buildApp } from '../../src/http/build-app.js';
+import { createSandboxTransport } from '../../src/sandbox/sandbox-transport.js';
+import { composeDraft } from '../../src/send/message-draft.js';
+import { persistMessages, type MessagePlan } from '../../src/send/persist-messages.js';
+import type { MessageTable } from '../../src/storage/database.js';
+import type { DialectName } from '../../src/storage/open-database.js';
+import { startDnsServer, type DnsServer, type Zone } from './dns-server.js';
+import { postSend } from './send-client.js';
+import { startSinkMx, type SinkMx, type SinkOptions } from './sink-mx.js';
+import { createTestDeps, type TestDeps } from './test-deps.js';
+
+/** The sending domain every harness sets up: a real DKIM key, verified, with an API key. */
+export const SENDER_DOMAIN = 'acme.test';
+/** A second verified domain of the same account: a `from` on it is rewritten to SENDER_DOMAIN (decisions §1). */
+export const BRAND_DOMAIN = 'brand.test';
+/** Recipient domains of the zone: MX on the sink, a null MX (RFC 7505), no such domain. */
+export const MX_DOMAIN = 'example.org';
+export const NULL_MX_DOMAIN = 'nullmx.test';
+
+/** An event row as the tests read it: details parsed. */
+export interface EventView {
+  id: string;
+  event: string;
+  recipient: string;
+  occurredAt: number;
+  details: Record<string, unknown>;
+}
+
+/** One DKIM-Signature's verdict from mailauth. */
+export interface DkimVerdict {
+  result: string;
+  domain: string;
+  selector: string;
+  comment: string;
+}
+
+export interface DeliveryHarness {
+  deps: TestDeps;
+  app: FastifyInstance;
+  /** Null in sandbox mode (mail never leaves the process). */
+  sink: SinkMx | null;
+  dns: DnsServer;
+  worker: DeliveryWorker;
+  transport: Transport;
+  signer: Signer;
+  returnPathSecret: Buffer;
+  sender: { accountId: string; domainId: string; domain: string; key: string; selector: string };
+  /** POST /v1/send with the sender's key. */
+  send(body: Record<string, unknown>, key?: string): Promise<{ status: number; body: { id: string; error?: { type: string; field?: string } } }>;
+  /**
+   * Writes a message with its recipients, accepted-by-system events and jobs the way submit's
+   * plan() does, bypassing the API's limits (e.g. more than 50 recipients, as the SMTP relay will
+   * take); `message` overrides columns of the message row. Returns the message id.
+   */
+  insertMessage(to: string[], message?: Partial<MessageTable>): Promise<string>;
+  /** Lets the worker run until no job is due and nothing is in flight. */
+  run(): Promise<void>;
+  /** Moves the fake clock, wakes the worker, and runs it until idle. */
+  advance(ms: number): Promise<void>;
+  /** Events of a message, oldest first (ties by id), optionally of one recipient. */
+  events(messageId: string, recipient?: string): Promise<EventView[]>;
+  /** Event names of a message's recipient, oldest first. */
+  timeline(messageId: string, recipient: string): Promise<string[]>;
+  /** mailauth's DKIM verdicts for a message, keys looked up in the loopback DNS zone. */
+  verifyDkim(raw: Buffer): Promise<DkimVerdict[]>;
+  /** Every sink message sent to `address` (case-insensitive). */
+  received(address: string): NonNullable<DeliveryHarness['sink']>['messages'];
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Config overrides (operations.md names), e.g. POSTHORN_RETRY_SCHEDULE. */
+  env?: Record<string, string>;
+  sink?: SinkOptions;
+  /** Extra or replaced zone entries. */
+  zone?: Zone;
+  worker?: Partial<DeliveryWorkerOptions>;
+  mxMaxConnections?: number;
+  timeouts?: Partial<SmtpTimeouts>;
+  /** Use the sandbox mailbox transport (set POSTHORN_SANDBOX=1 in env too). */
+  sandbox?: boolean;
+}
+
+/** Defaults: a claim takes a whole 150-recipient message, and the loop polls often (time is fake, so polls are cheap). */
+const WORKER_DEFAULTS: DeliveryWorkerOptions = { concurrency: 256, claimBatch: 200, idlePollMs: 50 };
+
+/**
+ * A delivery engine over real loopback parts for `dialect`: a fresh database with a fake clock, the
+ * HTTP app, a scripted sink MX, a DNS server routing example.org to it, an inline DKIM signer, the
+ * SMTP transport (or the sandbox mailbox) and a running worker. Retries are every 1 s for a queue
+ * lifetime of 5 s unless `env` says otherwise. Close it after the test.
+ */
+export async function createDeliveryHarness(dialect: DialectName, opts: HarnessOptions = {}): Promise<DeliveryHarness> {
+  const opened: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const close of opened.splice(0).reverse()) await close().catch(() => undefined);
+  };
+  try {
+    const sink = opts.sandbox ? null : await startSinkMx(opts.sink);
+    if (sink) opened.push(() => sink.close());
+    const zone: Zone = {
+      [MX_DOMAIN]: { MX: [{ exchange: '127.0.0.1', priority: 10 }] },
+      [NULL_MX_DOMAIN]: { MX: [{ exchange: '.', priority: 0 }] },
+    };
+    const dns = await startDnsServer(zone);
+    opened.push(() => dns.close());
+    const deps = await createTestDeps(dialect, {
+      resolver: createResolver([dns.address]),
+      env: { POSTHORN_MX_PORT: String(sink?.port ?? 25), POSTHORN_RETRY_SCHEDULE: '1s', POSTHORN_MAX_QUEUE_LIFETIME: '5s', ...opts.env },
+    });
+    opened.push(() => deps.close());
+
+    // The sender: a real 2048-bit key (addDomain), made verified, its key record published in the zone.
+    const account = await createAccount(deps, 'acme');
+    await deps.db.updateTable('accounts').set({ rate_limit: 100_000 }).where('id', '=', account.id).execute();
+    const domain = await addDomain(deps, 'acme', SENDER_DOMAIN);
+    const brand = await addDomain(deps, 'acme', BRAND_DOMAIN);
+    await deps.db.updateTable('domains').set({ status: 'verified', verified_at: deps.clock.now() }).where('id', 'in', [domain.id, brand.id]).execute();
+    const { key } = await issueApiKey(deps, domain.id);
+    const hosts = { spfIncludeHost: deps.config.spfIncludeHost, bounceHost: deps.config.bounceHost };
+    for (const d of [domain, brand]) {
+      for (const r of domainRecords(d.name, d.dkim_selector, d.dkim_public_key, hosts)) {
+        if (r.type === 'TXT') (zone[r.name] ??= {}).TXT = [...(zone[r.name]?.TXT ?? []), r.value];
+      }
+    }
+    Object.assign(zone, opts.zone);
+
+    const app = buildApp(deps);
+    opened.push(() => app.close());
+    const signer = createSignerPool({ threads: 0 });
+    opened.push(() => signer.close());
+    const transport = opts.sandbox
+      ? createSandboxTransport(deps)
+      : createSmtpTransport({
+        heloName: deps.config.hostname, maxConnectionsPerHost: opts.mxMaxConnections ?? 10, log: pino({ level: 'silent' }),
+        ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
+      });
+    opened.push(() => transport.close());
+    const secret = await returnPathSecret(deps.db, deps.ids);
+    const worker = startDeliveryWorker(deps, { signer, transport, returnPathSecret: secret }, { ...WORKER_DEFAULTS, ...opts.worker });
+    let stopped = false;
+    opened.push(async () => { if (!stopped) await worker.stop(5_000); });
+
+    const mailauthResolver = new dnsPromises.Resolver();
+    mailauthResolver.setServers([dns.address]);
+
+    const harness: DeliveryHarness = {
+      deps, app, sink, dns, worker, transport, signer, returnPathSecret: secret,
+      sender: { accountId: account.id, domainId: domain.id, domain: domain.name, key, selector: domain.dkim_selector },
+      async send(body, k = key) {
+        const res = await postSend(app, k, body);
+        return { status: res.status, body: res.body };
+      },
+      async insertMessage(to, overrides = {}) {
+        const now = deps.clock.now();
+        const id = deps.ids.next('msg', now);
+        const from = { name: 'Acme', local: 'hello', domain: domain.name, address: `hello@${domain.name}` };
+        const mailboxes = to.map((address) => ({ name: '', address, local: address.split('@')[0]!, domain: address.split('@')[1]!.toLowerCase() }));
+        const subject = 'Inserted';
+        const draft = composeDraft({ id, hostname: deps.config.hostname, now, from, to: mailboxes.slice(0, 1), subject, html: '<p>Hello</p>', text: null, headers: [] });
+        const content = JSON.stringify(draft);
+        const recipients = mailboxes.map((m) => ({ id: deps.ids.next('rcp', now), message_id: id, address: m.address, domain: m.domain, status: 'queued', updated_at: now }));
+        const plan: MessagePlan = {
+          message: { id, account_id: account.id, domain_id: domain.id, from_address: from.address, subject, tags: '[]', content, mime: null, size: content.length, created_at: now, ...overrides },
+          recipients,
+          events: recipients.map((r) => ({
+            id: deps.ids.next('evt', now), accountId: account.id, domainId: domain.id, messageId: id, event: 'accepted-by-system' as const,
+            recipient: r.address, from: from.address, subject, tags: [], details: {}, occurredAt: now,
+          })),
+          jobs: recipients.map((r) => ({ id: deps.ids.next('job', now), kind: 'deliver', message_id: id, recipient_id: r.id, run_at: now, attempts: 0, locked_by: null, locked_until: null, last_error: null, created_at: now })),
+          volume: { accountId: account.id, month: new Date(now).toISOString().slice(0, 7), count: recipients.length, quota: null },
+          idempotency: null,
+        };
+        const [result] = await persistMessages(deps.db, [plan]);
+        if (result?.kind !== 'accepted') throw new Error(`inserting a message failed: ${JSON.stringify(result)}`);
+        return id;
+      },
+      async run() {
+        // idle() answers from one empty claim; a job made due while that claim ran is caught by asking again.
+        for (;;) {
+          await worker.idle();
+          const due = await deps.db.selectFrom('jobs').select('id').where('run_at', '<=', deps.clock.now()).executeTakeFirst();
+          if (!due) return;
+        }
+      },
+      async advance(ms) {
+        deps.clock.advance(ms);
+        worker.nudge();
+        await harness.run();
+      },
+      async events(messageId, recipient) {
+        let q = deps.db.selectFrom('events').select(['id', 'event', 'recipient', 'occurred_at', 'details']).where('message_id', '=', messageId);
+        if (recipient !== undefined) q = q.where('recipient', '=', recipient);
+        const rows = await q.orderBy('occurred_at').orderBy('id').execute();
+        return rows.map((r) => ({ id: r.id, event: r.event, recipient: r.recipient, occurredAt: Number(r.occurred_at), details: JSON.parse(r.details) as Record<string, unknown> }));
+      },
+      async timeline(messageId, recipient) {
+        return (await harness.events(messageId, recipient)).map((e) => e.event);
+      },
+      async verifyDkim(raw) {
+        const { results } = await dkimVerify(raw, {
+          resolver: (name: string, type: string) => mailauthResolver.resolve(name, type) as Promise<string[][]>,
+          curTime: new Date(deps.clock.now() + 60_000),
+        });
+        return results.map((r) => ({ result: r.status.result, domain: r.signingDomain, selector: r.selector ?? '', comment: String(r.status.comment ?? '') }));
+      },
+      received(address) {
+        const a = address.toLowerCase();
+        return (sink?.messages ?? []).filter((m) => m.rcptTo.some((r) => r.toLowerCase() === a));
+      },
+      async close() {
+        await closeAll();
+      },
+    };
+    // A test that stops the worker itself must not have it stopped twice.
+    const stop = worker.stop.bind(worker);
+    worker.stop = async (timeoutMs) => { stopped = true; await stop(timeoutMs); };
+    return harness;
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
