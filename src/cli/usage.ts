@@ -15,6 +15,9 @@ Commands:
   domain show DOMAIN                          the domain's status, records and last checks
   domain set DOMAIN --ed25519 on|off          also sign with Ed25519 (RFC 8463); prints the extra record
   key create DOMAIN                           issue the domain's API key; the previous key stops working
+  smtp-credential create DOMAIN               a new SMTP relay login for the domain (password shown once)
+  smtp-credential revoke USERNAME             that SMTP login stops working; the API key is untouched
+  smtp-credential list DOMAIN                 the domain's SMTP logins (usernames and dates only)
   suppression add ADDRESS --account NAME [--reason R]
                                               suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)
   suppression remove ADDRESS --account NAME   take an address off the suppression list
