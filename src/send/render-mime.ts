@@ -19,7 +19,7 @@ function header(name: string, value: string): string {
 const PLAIN_PHRASE = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~ -]*$/;
 
 /** `Name <addr>`: the name quoted or encoded as needed, the address as is. */
-function mailbox(m: { name: string; address: string }): string {
+export function mailbox(m: { name: string; address: string }): string {
   if (m.name === '') return m.address;
   if (!mimeFuncs.isPlainText(m.name)) return `${mimeFuncs.encodeWords(m.name, 'Q', 52)} <${m.address}>`;
   if (PLAIN_PHRASE.test(m.name)) return `${m.name} <${m.address}>`;

@@ -1,0 +1,57 @@
+/**
+ * The documented `X-Posthorn-*` headers of the SMTP relay (issue 03): the relay's way to pass what
+ * the HTTP API takes as JSON fields. They are read here and removed before delivery
+ * (submitted-headers.ts). Any other `X-Posthorn-*` name is refused, so a typo is not silently ignored.
+ */
+
+/** Options a submission may set; an absent one means the account's default. */
+export interface RelayOptions {
+  trackOpens?: boolean;
+  trackClicks?: boolean;
+}
+
+/** Same limits as the HTTP API's `tags` (validate-send-json.ts). */
+export const MAX_TAGS = 20;
+export const MAX_TAG_LENGTH = 100;
+
+type Parsed = { ok: true } | { ok: false; message: string };
+
+interface RelayHeader {
+  /** The documented spelling, used in error messages. */
+  name: string;
+  /** Reads the unfolded, decoded value into the result. */
+  apply(value: string, into: { tags: string[]; options: RelayOptions }): Parsed;
+}
+
+function yesNo(name: string, set: (on: boolean, options: RelayOptions) => void): RelayHeader {
+  return {
+    name,
+    apply(value, into) {
+      const v = value.toLowerCase();
+      if (v !== 'yes' && v !== 'no') return { ok: false, message: `${name} must be yes or no, got "${value}"` };
+      set(v === 'yes', into.options);
+      return { ok: true };
+    },
+  };
+}
+
+/** `X-Posthorn-Tags: a, b`: comma-separated, each trimmed; duplicates kept once, as over HTTP. */
+function parseTags(value: string, into: { tags: string[] }): Parsed {
+  if (value === '') return { ok: true };
+  const items = value.split(',').map((t) => t.trim());
+  if (items.length > MAX_TAGS) return { ok: false, message: `X-Posthorn-Tags may hold at most ${MAX_TAGS} tags, got ${items.length}` };
+  for (const [i, t] of items.entries()) {
+    if (t === '' || t.length > MAX_TAG_LENGTH || /\p{Cc}/u.test(t)) {
+      return { ok: false, message: `X-Posthorn-Tags tag ${i + 1} must be a non-empty string of at most ${MAX_TAG_LENGTH} characters without control characters` };
+    }
+    if (!into.tags.includes(t)) into.tags.push(t);
+  }
+  return { ok: true };
+}
+
+/** The documented headers by lower-cased name. */
+export const RELAY_HEADERS: ReadonlyMap<string, RelayHeader> = new Map([
+  ['x-posthorn-tags', { name: 'X-Posthorn-Tags', apply: parseTags }],
+  ['x-posthorn-track-opens', yesNo('X-Posthorn-Track-Opens', (on, o) => { o.trackOpens = on; })],
+  ['x-posthorn-track-clicks', yesNo('X-Posthorn-Track-Clicks', (on, o) => { o.trackClicks = on; })],
+]);
