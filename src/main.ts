@@ -15,9 +15,12 @@ import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open-database.js';
 import { bootstrapSandbox, type SandboxWelcome } from './sandbox/bootstrap-sandbox.js';
 import { startScheduler } from './scheduler/start-scheduler.js';
+import type { SubmitPipeline } from './send/submit.js';
+import type { TlsMaterial } from './http/tls.js';
+import type { RelayPorts } from './smtp/start-relay.js';
 
 /** The roles this release implements; the others in ROLES are refused by name when asked for. */
-export const IMPLEMENTED_ROLES = ['api', 'delivery', 'scheduler'] as const satisfies readonly Role[];
+export const IMPLEMENTED_ROLES = ['api', 'smtp', 'delivery', 'scheduler'] as const satisfies readonly Role[];
 
 /** A shutdown that has not finished by then is cut short. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -57,6 +60,8 @@ export interface ServeReady {
   roles: Role[];
   /** `https://host:port` actually bound, when the api role runs. */
   apiUrl: string | null;
+  /** The relay's bound ports, when the smtp role runs. */
+  smtp: RelayPorts | null;
   /** Set on the sandbox's first start only. */
   sandbox: SandboxWelcome | null;
 }
@@ -87,15 +92,21 @@ export async function serve(config: Readonly<Config>, roles?: Role[], opts: { on
   let ready: ServeReady;
   try {
     let api: { url: string; selfSignedCert: string | null } | null = null;
+    let smtp: RelayPorts | null = null;
+    const share = shared(deps);
     for (const role of chosen) {
-      const s = await startRole(deps, role);
+      const s = await startRole(deps, role, share);
       started.push(s);
       if (s.api) api = s.api;
+      if (s.smtp) smtp = s.smtp;
     }
     // After the roles: a start that fails (port taken, bad certificate) must not use up the one
     // showing of the sandbox key.
     const welcome = config.sandbox ? await bootstrapSandbox(deps) : null;
-    ready = { roles: chosen, apiUrl: api?.url ?? null, sandbox: welcome && { ...welcome, apiBaseUrl: apiBaseUrl(config, api?.url ?? null), caCertPath: api?.selfSignedCert ?? null } };
+    ready = {
+      roles: chosen, apiUrl: api?.url ?? null, smtp,
+      sandbox: welcome && { ...welcome, apiBaseUrl: apiBaseUrl(config, api?.url ?? null), caCertPath: api?.selfSignedCert ?? null, smtp },
+    };
   } catch (err) {
     signal.dispose();
     await stopAll(deps, started);
@@ -141,17 +152,40 @@ function waitForSignal(): { received: Promise<NodeJS.Signals>; dispose(): void }
   return { received, dispose: () => { process.off('SIGTERM', handler); process.off('SIGINT', handler); } };
 }
 
-async function startRole(deps: Runtime, role: Role): Promise<Started & { api?: { url: string; selfSignedCert: string | null } }> {
+/** What several roles share in one process: one submit pipeline (one group-commit batcher) and the TLS material. */
+interface Shared {
+  pipeline(): Promise<SubmitPipeline>;
+  tls(): Promise<TlsMaterial>;
+}
+
+function shared(deps: Runtime): Shared {
+  let pipeline: Promise<SubmitPipeline> | null = null;
+  let tls: Promise<TlsMaterial> | null = null;
+  return {
+    // Loaded on first use, not at the top: every CLI command imports this module, and the send
+    // pipeline, Fastify and the TLS code are a quarter of its start-up time.
+    pipeline: () => (pipeline ??= import('./send/submit.js').then((m) => m.createSubmitPipeline(deps))),
+    tls: () => (tls ??= import('./http/tls.js').then((m) => m.loadTlsMaterial(deps.config, deps.log))),
+  };
+}
+
+type StartedRole = Started & { api?: { url: string; selfSignedCert: string | null }; smtp?: RelayPorts };
+
+async function startRole(deps: Runtime, role: Role, share: Shared): Promise<StartedRole> {
   switch (role) {
     case 'api':
-      return startApi(deps);
+      return startApi(deps, share);
+    case 'smtp': {
+      const { startRelay } = await import('./smtp/start-relay.js');
+      const relay = await startRelay(deps, await share.pipeline(), await share.tls());
+      return { smtp: relay.ports, stop: relay.stop };
+    }
     case 'scheduler':
       return startScheduler(deps);
     case 'delivery': {
       const { startDelivery } = await import('./delivery/start-delivery.js');
       return startDelivery(deps);
     }
-    case 'smtp':
     case 'inbound':
     case 'webhooks':
       throw new CommandError(`role ${role} is not built yet in this release`);
@@ -159,12 +193,10 @@ async function startRole(deps: Runtime, role: Role): Promise<Started & { api?: {
 }
 
 /** HTTPS only: there is no plain-HTTP listener, so an API key never crosses the network in clear. */
-async function startApi(deps: Runtime): Promise<Started & { api: { url: string; selfSignedCert: string | null } }> {
-  // Loaded here, not at the top: every CLI command imports this module, and Fastify, the send
-  // pipeline and MIME composition are a quarter of its start-up time.
-  const [{ buildApp }, { loadTlsMaterial }] = await Promise.all([import('./http/build-app.js'), import('./http/tls.js')]);
-  const tls = await loadTlsMaterial(deps.config, deps.log);
-  const app = buildApp(deps, { https: { cert: tls.cert, key: tls.key } });
+async function startApi(deps: Runtime, share: Shared): Promise<StartedRole> {
+  const { buildApp } = await import('./http/build-app.js');
+  const tls = await share.tls();
+  const app = buildApp(deps, { https: { cert: tls.cert, key: tls.key }, pipeline: await share.pipeline() });
   await app.listen({ host: deps.config.listenHost, port: deps.config.httpPort });
   // POSTHORN_HTTP_PORT=0 asks the OS for a free port: report the one actually bound.
   const { port } = app.server.address() as AddressInfo;

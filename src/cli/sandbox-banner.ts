@@ -20,12 +20,17 @@ export function sandboxCurl(w: SandboxWelcome): string {
 export function sandboxBanner(w: SandboxWelcome): string {
   return [
     '',
-    'Posthorn sandbox is ready. This is shown only once: keep the API key.',
+    'Posthorn sandbox is ready. This is shown only once: keep the API key and SMTP password.',
     '',
     `  API base URL:  ${w.apiBaseUrl}`,
     `  API key:       ${w.key}`,
     `  From address:  ${w.from} (any address @${w.domain}; account ${w.account})`,
     ...(w.caCertPath ? [`  Certificate:   ${w.caCertPath} (self-signed: trust it with curl --cacert)`] : []),
+    ...(w.smtp ? [
+      `  SMTP relay:    localhost port ${w.smtp.submission} (STARTTLS)${w.smtp.smtps ? `, port ${w.smtp.smtps} (TLS)` : ''}`,
+      `  SMTP login:    ${w.smtpCredential.username}`,
+      `  SMTP password: ${w.smtpCredential.password}`,
+    ] : []),
     '',
     'Send a message:',
     '',
@@ -42,6 +47,7 @@ export function sandboxJson(w: SandboxWelcome) {
     sandbox: {
       api_base_url: w.apiBaseUrl, key: w.key, from: w.from, domain: w.domain, account: w.account,
       ca_cert: w.caCertPath, curl: sandboxCurl(w),
+      smtp: { ports: w.smtp, username: w.smtpCredential.username, password: w.smtpCredential.password },
     },
   };
 }

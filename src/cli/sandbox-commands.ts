@@ -1,5 +1,6 @@
 import { CommandError } from '../core/command-error.js';
 import { SANDBOX_BEHAVIOURS } from '../sandbox/sandbox-transport.js';
+import { decodeEncodedWords } from '../smtp/header-text.js';
 import { iso, withDeps, type Command } from './command.js';
 
 const LIST_LIMIT = 100;
@@ -8,11 +9,12 @@ const LIST_LIMIT = 100;
 export const sandboxList: Command = {
   words: 'sandbox list', args: [], options: [],
   run: ({ config }) => withDeps(config, async (deps) => {
+    // Kept as latin1 (byte for byte); shown as UTF-8, the charset nearly all mail is in.
     const rows = await deps.db.selectFrom('sandbox_messages').select(['id', 'message_id', 'mail_from', 'recipients', 'raw', 'created_at'])
       .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(LIST_LIMIT).execute();
     const messages = rows.map((r) => ({
       id: r.id, message_id: r.message_id, mail_from: r.mail_from, to: JSON.parse(r.recipients) as string[],
-      subject: /^Subject: (.*(?:\r\n[ \t].*)*)/m.exec(r.raw)?.[1]?.replace(/\r\n[ \t]/g, ' ') ?? '', received_at: iso(r.created_at),
+      subject: decodeEncodedWords(/^Subject: (.*(?:\r\n[ \t].*)*)/m.exec(Buffer.from(r.raw, 'latin1').toString('utf8'))?.[1]?.replace(/\r\n[ \t]/g, ' ') ?? ''), received_at: iso(r.created_at),
     }));
     const help = SANDBOX_BEHAVIOURS.map((b) => `  ${b.prefix}@… (or ${b.prefix}+tag@…): ${b.what}`).join('\n');
     const text = messages.length === 0
@@ -30,7 +32,8 @@ export const sandboxShow: Command = {
     const r = await deps.db.selectFrom('sandbox_messages').selectAll()
       .where((eb) => eb.or([eb('id', '=', id), eb('message_id', '=', id)])).orderBy('created_at').executeTakeFirst();
     if (!r) throw new CommandError(`no sandbox message ${id}; see posthorn sandbox list`);
-    const message = { id: r.id, message_id: r.message_id, mail_from: r.mail_from, to: JSON.parse(r.recipients) as string[], received_at: iso(r.created_at), raw: r.raw };
-    return { json: message, text: r.raw };
+    const raw = Buffer.from(r.raw, 'latin1').toString('utf8');
+    const message = { id: r.id, message_id: r.message_id, mail_from: r.mail_from, to: JSON.parse(r.recipients) as string[], received_at: iso(r.created_at), raw };
+    return { json: message, text: raw };
   }),
 };

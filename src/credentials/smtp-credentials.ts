@@ -106,6 +106,26 @@ export async function authenticateSmtp(deps: Pick<Deps, 'db'>, username: string,
     .executeTakeFirst();
   const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
   if (!row || !ok) return null;
+  return toContext(row);
+}
+
+/**
+ * The AuthContext of a credential that authenticated earlier in the session, read again when the
+ * message is submitted: a credential revoked (or a domain changed) mid-session is seen at once.
+ */
+export async function smtpContext(deps: Pick<Deps, 'db'>, credentialId: string): Promise<AuthContext | null> {
+  const row = await deps.db
+    .selectFrom('smtp_credentials as c')
+    .innerJoin('domains as d', 'd.id', 'c.domain_id')
+    .innerJoin('accounts as a', 'a.id', 'd.account_id')
+    .select(['c.id as cred_id', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
+    .where('c.id', '=', credentialId)
+    .where('c.revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row ? toContext(row) : null;
+}
+
+function toContext(row: { cred_id: string; domain_id: string; name: string; status: AuthContext['domain']['status']; sandbox: number; account_id: string; rate_limit: number; monthly_quota: number | null }): AuthContext {
   return {
     keyId: row.cred_id,
     domain: { id: row.domain_id, name: row.name, status: row.status, sandbox: row.sandbox === 1 },

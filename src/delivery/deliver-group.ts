@@ -76,7 +76,8 @@ export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): 
   let signed: Buffer;
   let signedAt: number;
   try {
-    const raw = m.mime !== null ? Buffer.from(m.mime, 'utf8') : renderMime(m.draft!);
+    // Stored as latin1 so every byte of a relayed message survives the text column unchanged.
+    const raw = m.mime !== null ? Buffer.from(m.mime, 'latin1') : renderMime(m.draft!);
     signedAt = deps.clock.now();
     signed = await ctx.signer.sign(raw, dkimKeys(group), signedAt);
   } catch (err) {

@@ -2,13 +2,12 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { Deps } from '../deps.js';
 import { apiError } from '../core/api-errors.js';
 import { sendError } from './send-error.js';
+import { BODY_LIMIT } from '../core/limits.js';
 import { healthRoutes } from './routes/health.js';
 import { sendRoute } from './routes/send.js';
 import { eventsRoute } from './routes/events.js';
 import { createSubmitPipeline, type SubmitPipeline } from '../send/submit.js';
 
-/** decisions §4: a request body over 10 MiB is 413 `payload_too_large`. */
-export const BODY_LIMIT = 10 * 1024 * 1024;
 
 /**
  * Builds the HTTP app without listening (tests use `inject()`, main.ts adds TLS and listens).

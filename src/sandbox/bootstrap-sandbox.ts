@@ -1,6 +1,8 @@
 import type { Deps } from '../deps.js';
 import { createAccount } from '../accounts/accounts.js';
 import { replaceApiKey } from '../credentials/issue-api-key.js';
+import { createSmtpCredential } from '../credentials/smtp-credentials.js';
+import type { RelayPorts } from '../smtp/start-relay.js';
 import { addDomain } from '../domains/add-domain.js';
 
 /** The sandbox's demo account, domain and from address (operations.md, sandbox mode). */
@@ -15,6 +17,9 @@ export interface SandboxWelcome {
   account: string;
   /** The self-signed certificate to trust (curl --cacert), or null when the operator supplied one. */
   caCertPath: string | null;
+  /** The SMTP relay login (spec 4.3), and the relay's ports when the smtp role runs. */
+  smtpCredential: { username: string; password: string };
+  smtp: RelayPorts | null;
 }
 
 /**
@@ -22,7 +27,7 @@ export interface SandboxWelcome {
  * all in one transaction with the `sandbox.bootstrapped` marker, so a crash part-way leaves nothing
  * and the next start does it again. Returns null when it was done before.
  */
-export async function bootstrapSandbox(deps: Deps): Promise<Omit<SandboxWelcome, 'apiBaseUrl' | 'caCertPath'> | null> {
+export async function bootstrapSandbox(deps: Deps): Promise<Omit<SandboxWelcome, 'apiBaseUrl' | 'caCertPath' | 'smtp'> | null> {
   return deps.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();
     const marked = await trx.insertInto('settings').values({ key: SANDBOX.setting, value: new Date(now).toISOString() })
@@ -35,7 +40,8 @@ export async function bootstrapSandbox(deps: Deps): Promise<Omit<SandboxWelcome,
     const domain = await trx.selectFrom('domains').select('id').where('name', '=', SANDBOX.domain).executeTakeFirst()
       ?? await addDomain(tx, SANDBOX.account, SANDBOX.domain, { sandbox: true });
     const { key } = await replaceApiKey(trx, deps.ids, now, domain.id);
+    const smtp = await createSmtpCredential(tx, SANDBOX.domain);
     deps.log.info({ account: SANDBOX.account, accountId: account.id, domain: SANDBOX.domain }, 'sandbox bootstrapped');
-    return { key, from: SANDBOX.from, domain: SANDBOX.domain, account: SANDBOX.account };
+    return { key, from: SANDBOX.from, domain: SANDBOX.domain, account: SANDBOX.account, smtpCredential: { username: smtp.username, password: smtp.password } };
   });
 }

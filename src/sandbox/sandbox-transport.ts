@@ -35,7 +35,7 @@ export function createSandboxTransport(deps: Pick<Deps, 'db' | 'clock' | 'ids'>)
         const messageId = /^Message-ID:\s*<([^@>]+)@/im.exec(attempt.raw.subarray(0, 8192).toString('latin1'))?.[1] ?? '';
         await deps.db.insertInto('sandbox_messages').values({
           id: deps.ids.next('msg', now).replace(/^msg_/, 'sbx_'), message_id: messageId, mail_from: attempt.envelopeFrom,
-          recipients: JSON.stringify(accepted), raw: attempt.raw.toString('utf8'), created_at: now,
+          recipients: JSON.stringify(accepted), raw: attempt.raw.toString('latin1'), created_at: now,
         }).execute();
       }
       return { kind: 'transaction', mxHost: 'sandbox', tls: null, recipients };

@@ -11,6 +11,11 @@ export interface SendRequest {
   text: string | null;
   tags: string[];
   headers: [string, string][];
+  /**
+   * A message submitted whole over the SMTP relay: its bytes pass through (issue 03), only the
+   * owned headers are rewritten; `html`, `text` and `headers` are then unused.
+   */
+  mime?: { raw: Buffer; fingerprint: string };
 }
 
 /**
@@ -18,6 +23,7 @@ export interface SendRequest {
  * Computed only when the request carries an Idempotency-Key.
  */
 export function requestFingerprint(r: SendRequest): string {
+  if (r.mime) return r.mime.fingerprint;
   const canonical = JSON.stringify([r.from.name, r.from.address, r.to.map((m) => [m.name, m.address]), r.subject, r.html, r.text, r.tags, r.headers]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -11,14 +11,26 @@ import { composeDraft } from './message-draft.js';
 import { persistMessages, type MessagePlan, type PersistResult } from './persist-messages.js';
 import { requestFingerprint, type SendRequest } from './send-request.js';
 import { validateSendJson } from './validate-send-json.js';
+import { smtpContext } from '../credentials/smtp-credentials.js';
+import { parseSubmission, type Envelope } from '../smtp/parse-submission.js';
+import { rewriteSubmission } from '../smtp/rewrite-submission.js';
 
-/** A send as it arrives over HTTP (the SMTP relay adds its own variant in issue 03). */
+/** A send as it arrives over HTTP. */
 export interface HttpSubmission {
   source: 'http';
   authorization: string | undefined;
   contentType: string | undefined;
   body: Buffer | undefined;
   idempotencyKey: string | undefined;
+}
+
+/** A message received by the SMTP relay (spec 4.3): the same pipeline, its own first two steps. */
+export interface SmtpSubmission {
+  source: 'smtp';
+  /** The credential the session authenticated with; read again here, so a revocation mid-session counts. */
+  credentialId: string;
+  raw: Buffer;
+  envelope: Envelope;
 }
 
 /** Spec 2.1: the response to an accepted send. */
@@ -35,7 +47,7 @@ export type SubmitResult =
 
 /** The submit pipeline: one per process, shared by every intake, with its group-commit batcher. */
 export interface SubmitPipeline {
-  submit(input: HttpSubmission): Promise<SubmitResult>;
+  submit(input: HttpSubmission | SmtpSubmission): Promise<SubmitResult>;
   drain(): Promise<void>;
 }
 
@@ -95,11 +107,13 @@ export function createSubmitPipeline(deps: Deps): SubmitPipeline {
     const now = deps.clock.now();
     const id = deps.ids.next('msg', now);
     const draft = composeDraft({ id, hostname: deps.config.hostname, now, from, to: req.to, subject: req.subject, html: req.html, text: req.text, headers: req.headers });
-    const content = JSON.stringify(draft);
+    // A relayed message keeps its own bytes (issue 03 §4); only its owned headers are rewritten.
+    const mime = req.mime ? rewriteSubmission(req.mime.raw, { from, messageId: draft.messageId, date: draft.date }).toString('latin1') : null;
+    const content = mime === null ? JSON.stringify(draft) : null;
     const body: SendResponse = { id, status: 'queued', dkim: 'signed', dmarc: 'aligned' };
     const recipients = req.to.map((m) => ({ id: deps.ids.next('rcp', now), message_id: id, address: m.address, domain: m.domain, status: 'queued', updated_at: now }));
     const p: MessagePlan = {
-      message: { id, account_id: auth.account.id, domain_id: auth.domain.id, from_address: from.address, subject: req.subject, tags: JSON.stringify(req.tags), content, mime: null, size: Buffer.byteLength(content), created_at: now },
+      message: { id, account_id: auth.account.id, domain_id: auth.domain.id, from_address: from.address, subject: req.subject, tags: JSON.stringify(req.tags), content, mime, size: mime === null ? Buffer.byteLength(content ?? '') : mime.length, created_at: now },
       recipients,
       events: recipients.map((r) => ({
         id: deps.ids.next('evt', now), accountId: auth.account.id, domainId: auth.domain.id, messageId: id, event: 'accepted-by-system' as const,
@@ -140,12 +154,30 @@ export function createSubmitPipeline(deps: Deps): SubmitPipeline {
     return { kind: 'accepted', body, replayed: false };
   }
 
-  async function submit(input: HttpSubmission): Promise<SubmitResult> {
-    const auth = await authenticate(deps, input.authorization);
+  /** The first two steps, per intake: who is sending, and what. */
+  async function authenticateAndValidate(input: HttpSubmission | SmtpSubmission): Promise<{ auth: AuthContext; req: SendRequest; key: string | undefined } | SubmitResult> {
+    if (input.source === 'http') {
+      const auth = await authenticate(deps, input.authorization);
+      if (!auth) return refused(UNAUTHORIZED);
+      const req = validateSendJson(input.contentType, input.body);
+      if ('type' in req) return refused(req);
+      return { auth, req, key: input.idempotencyKey };
+    }
+    const auth = await smtpContext(deps, input.credentialId);
     if (!auth) return refused(UNAUTHORIZED);
-    const req = validateSendJson(input.contentType, input.body);
-    if ('type' in req) return refused(req);
-    const key = input.idempotencyKey;
+    const sub = parseSubmission(input.raw, input.envelope);
+    if ('error' in sub) return refused(sub.error);
+    const req: SendRequest = {
+      from: sub.from, to: sub.recipients, subject: sub.subject, html: null, text: null, tags: sub.tags, headers: [],
+      mime: { raw: input.raw, fingerprint: sub.fingerprint },
+    };
+    return { auth, req, key: sub.idempotencyKey };
+  }
+
+  async function submit(input: HttpSubmission | SmtpSubmission): Promise<SubmitResult> {
+    const first = await authenticateAndValidate(input);
+    if ('kind' in first) return first;
+    const { auth, req, key } = first;
     if (key === undefined) return afterClaim(auth, req, undefined);
     if (!isValidIdempotencyKey(key)) return refused(apiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key'));
     const claim = await claimIdempotencyKey(deps.db, auth.domain.id, key, requestFingerprint(req), deps.clock.now());

@@ -4,7 +4,6 @@ import { apiError, type ApiError } from '../core/api-errors.js';
 import { parseAddress, parseMailbox, type Mailbox } from '../core/mailbox.js';
 import { splitMessage, type HeaderField } from '../delivery/dkim/canonicalize.js';
 import { isValidIdempotencyKey } from '../send/idempotency.js';
-import { MAX_RECIPIENTS } from '../send/validate-send-json.js';
 import { decodeEncodedWords, fieldValue } from './header-text.js';
 import { RELAY_HEADERS, type RelayOptions } from './relay-options.js';
 
@@ -32,6 +31,12 @@ export interface Envelope {
   mailFrom: string;
   rcptTo: string[];
 }
+
+/**
+ * Recipients per relayed message: RFC 5321 §4.5.3.1.8 has a server take at least 100. (The HTTP
+ * API's limit of 50 is decisions §3's, for its `to` field.)
+ */
+export const RELAY_MAX_RECIPIENTS = 100;
 
 /** RFC 5322 §3.6: fields that may occur at most once (From exactly once), plus the relay's own. */
 const AT_MOST_ONCE = new Set(['date', 'from', 'sender', 'reply-to', 'to', 'cc', 'bcc', 'message-id', 'in-reply-to', 'references', 'subject', 'idempotency-key']);
@@ -78,7 +83,7 @@ function parseRecipients(rcptTo: string[]): Mailbox[] | SubmissionError {
     seen.add(address.toLowerCase());
     out.push({ name: '', address, local: checked.local, domain: checked.domain });
   }
-  if (out.length === 0 || out.length > MAX_RECIPIENTS) return refuse(`a message takes 1 to ${MAX_RECIPIENTS} distinct recipients, got ${out.length}`, 'to');
+  if (out.length === 0 || out.length > RELAY_MAX_RECIPIENTS) return refuse(`a message takes 1 to ${RELAY_MAX_RECIPIENTS} distinct recipients, got ${out.length}`, 'to');
   return out;
 }
 

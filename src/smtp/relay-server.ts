@@ -1,0 +1,169 @@
+import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { Deps } from '../deps.js';
+import { ERROR_TABLE, type ApiError } from '../core/api-errors.js';
+import { parseAddress } from '../core/mailbox.js';
+import type { AuthContext } from '../credentials/authenticate.js';
+import type { AuthThrottle } from '../credentials/auth-throttle.js';
+import { authenticateSmtp } from '../credentials/smtp-credentials.js';
+import { writeEvents } from '../events/write-events.js';
+import type { SubmitPipeline } from '../send/submit.js';
+import { BODY_LIMIT } from '../core/limits.js';
+import { findSuppressed } from '../suppression/find-suppressed.js';
+import { createDataGuard } from './data-guard.js';
+import { replyText } from './enhanced-replies.js';
+import { RELAY_MAX_RECIPIENTS } from './parse-submission.js';
+
+/** Limits of one relay listener (issue 03 §5). */
+export const RELAY_LIMITS = {
+  /** Concurrent connections per listener. */
+  maxClients: 500,
+  /** Idle time before a session is closed (RFC 5321 §4.5.3.2.7: at least 5 minutes). */
+  idleMs: 5 * 60_000,
+  /** A whole session, however busy. */
+  sessionMs: 30 * 60_000,
+  /** Refusals in one session before it is closed with 421. */
+  maxErrors: 20,
+} as const;
+
+interface RelaySession extends SMTPServerSession {
+  /** Set by onAuth: what the credential may send as. */
+  posthorn?: { auth: AuthContext; errors: number };
+}
+
+function smtpError(code: number, enhanced: string, message: string): Error & { responseCode: number } {
+  return Object.assign(new Error(replyText(enhanced, message)), { responseCode: code });
+}
+
+/** The SMTP reply for a pipeline refusal, from the one error table (DESIGN.md convention 6). */
+export function refusalReply(err: ApiError): Error & { responseCode: number } {
+  const { code, enhanced } = ERROR_TABLE[err.type].smtp;
+  const wait = err.retryAfter !== undefined ? ` Retry in ${err.retryAfter} s.` : '';
+  const field = err.field !== undefined && err.type === 'invalid_request' ? ` (${err.field})` : '';
+  return smtpError(code, enhanced, `${err.message}${field}${wait}`);
+}
+
+/**
+ * One relay listener (spec 4.3) on smtp-server: STARTTLS (`implicitTls` false, port 587) or TLS
+ * from the first byte (RFC 8314, port 465). A thin adapter: every rule is the submit pipeline's;
+ * this file only speaks SMTP. AUTH is required before MAIL (no open relay), offered only under TLS
+ * (538 before it); smtp-server itself discards commands pipelined after STARTTLS and wants EHLO
+ * again after it (RFC 3207 §4.2).
+ */
+export function createRelayServer(
+  deps: Deps, pipeline: SubmitPipeline, throttle: AuthThrottle, opts: { implicitTls: boolean; tls: { cert: string; key: string } },
+): SMTPServer {
+  const refuse = (session: RelaySession, err: Error & { responseCode: number }): Error => {
+    if (session.posthorn && ++session.posthorn.errors > RELAY_LIMITS.maxErrors) return smtpError(421, '4.7.0', 'Too many errors in this session; closing.');
+    return err;
+  };
+  const server: SMTPServer = new SMTPServer({
+    secure: opts.implicitTls,
+    key: opts.tls.key,
+    cert: opts.tls.cert,
+    name: deps.config.hostname,
+    banner: 'Posthorn SMTP relay',
+    size: BODY_LIMIT,
+    authMethods: ['PLAIN', 'LOGIN'],
+    authOptional: false,
+    allowInsecureAuth: false,
+    hideDSN: true,
+    maxClients: RELAY_LIMITS.maxClients,
+    socketTimeout: RELAY_LIMITS.idleMs,
+    closeTimeout: 10_000,
+    disableReverseLookup: true,
+    logger: false,
+
+    onConnect(session, callback) {
+      const verdict = throttle.check(session.remoteAddress, deps.clock.now());
+      if (!verdict.allowed) return callback(smtpError(421, '4.7.0', `Too many failed logins from ${session.remoteAddress}; try again in ${Math.ceil(verdict.retryAfterMs / 1000)} s.`));
+      // The total session time, however busy it keeps itself (issue 03 §5).
+      const timer = setTimeout(() => {
+        for (const c of server.connections as Set<{ session?: { id: string }; close: () => void }>) if (c.session?.id === session.id) c.close();
+      }, RELAY_LIMITS.sessionMs);
+      timer.unref();
+      return callback();
+    },
+
+    onAuth(auth, session: RelaySession, callback) {
+      const now = deps.clock.now();
+      const verdict = throttle.check(session.remoteAddress, now);
+      if (!verdict.allowed) return callback(smtpError(421, '4.7.0', 'Too many failed logins; try again later.'));
+      const run = async () => {
+        const ctx = await authenticateSmtp(deps, auth.username ?? '', auth.password ?? '');
+        if (!ctx) {
+          throttle.failure(session.remoteAddress, deps.clock.now());
+          return callback(smtpError(535, '5.7.8', 'Authentication credentials invalid.'));
+        }
+        throttle.success(session.remoteAddress, deps.clock.now());
+        session.posthorn = { auth: ctx, errors: 0 };
+        return callback(null, { user: ctx.keyId });
+      };
+      // Repeated failures from one address are slowed down before they are refused outright.
+      const delay = verdict.delayMs;
+      if (delay > 0) setTimeout(() => void run().catch((err: unknown) => callback(err as Error)), delay);
+      else void run().catch((err: unknown) => callback(err as Error));
+    },
+
+    onMailFrom(address: SMTPServerAddress, session: RelaySession, callback) {
+      if (!session.posthorn) return callback(smtpError(530, '5.7.0', 'Authentication required.'));
+      if (address.address !== '' && 'error' in parseAddress(address.address)) {
+        return callback(refuse(session, smtpError(553, '5.1.7', `Sender address ${address.address} is not valid.`)));
+      }
+      return callback();
+    },
+
+    onRcptTo(address: SMTPServerAddress, session: RelaySession, callback) {
+      const ctx = session.posthorn;
+      if (!ctx) return callback(smtpError(530, '5.7.0', 'Authentication required.'));
+      if (session.envelope.rcptTo.length >= RELAY_MAX_RECIPIENTS) {
+        return callback(refuse(session, smtpError(452, '4.5.3', `Too many recipients; at most ${RELAY_MAX_RECIPIENTS} per message.`)));
+      }
+      const parsed = parseAddress(address.address);
+      if ('error' in parsed) return callback(refuse(session, smtpError(553, '5.1.3', `Recipient ${address.address} ${parsed.error}.`)));
+      const recipient = `${parsed.local}@${parsed.domain}`;
+      // A suppressed recipient is refused here, the others proceed (issue 03 §3); its
+      // rejected-by-system event is recorded now, as the message never reaches the pipeline for it.
+      void findSuppressed(deps.db, ctx.auth.account.id, [recipient]).then(async (hits) => {
+        if (hits.size === 0) return callback();
+        const now = deps.clock.now();
+        await writeEvents(deps.db, [{
+          id: deps.ids.next('evt', now), accountId: ctx.auth.account.id, domainId: ctx.auth.domain.id, messageId: deps.ids.next('msg', now),
+          event: 'rejected-by-system', recipient, from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', subject: '', tags: [],
+          details: { reason: 'suppressed', suppression_reason: hits.get(recipient.toLowerCase()), via: 'smtp' }, occurredAt: now,
+        }]);
+        return callback(refuse(session, smtpError(550, '5.1.1', `Recipient ${recipient} is on the suppression list; not sent.`)));
+      }).catch((err: unknown) => {
+        deps.log.error({ err }, 'relay: suppression check failed');
+        callback(smtpError(451, '4.3.0', 'Temporary failure; try again.'));
+      });
+    },
+
+    onData(stream: SMTPServerDataStream, session: RelaySession, callback) {
+      const ctx = session.posthorn;
+      const guard = createDataGuard({ maxBytes: BODY_LIMIT });
+      const chunks: Buffer[] = [];
+      stream.pipe(guard.transform);
+      guard.transform.on('data', (c: Buffer) => chunks.push(c));
+      guard.transform.on('end', () => {
+        if (!ctx) return callback(smtpError(530, '5.7.0', 'Authentication required.'));
+        if (stream.sizeExceeded) return callback(refuse(session, smtpError(552, '5.3.4', `Message is over ${BODY_LIMIT} bytes (10 MiB).`)));
+        const verdict = guard.verdict();
+        if (!verdict.ok) return callback(refuse(session, smtpError(verdict.code, verdict.enhanced, verdict.message)));
+        const raw = Buffer.concat(chunks);
+        // RFC 5322 §2.1 has no NUL in a message, and a text column cannot hold one.
+        if (raw.includes(0)) return callback(refuse(session, smtpError(550, '5.6.0', 'Message contains a NUL byte.')));
+        const envelope = { mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', rcptTo: session.envelope.rcptTo.map((r) => r.address) };
+        pipeline.submit({ source: 'smtp', credentialId: ctx.auth.keyId, raw, envelope }).then((result) => {
+          if (result.kind === 'accepted') return callback(null, `2.0.0 Queued as ${result.body.id}`);
+          return callback(refuse(session, refusalReply(result.error)));
+        }).catch((err: unknown) => {
+          deps.log.error({ err }, 'relay: submit failed');
+          callback(smtpError(451, '4.3.0', 'Temporary failure; the message was not accepted, try again.'));
+        });
+        return undefined;
+      });
+    },
+  });
+  server.on('error', (err) => deps.log.warn({ err }, 'relay connection error'));
+  return server;
+}
