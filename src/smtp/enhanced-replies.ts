@@ -9,7 +9,7 @@ import { SMTPConnection } from 'smtp-server/lib/smtp-connection.js';
  * Applied once, to the library's connection class (it has no option for this).
  */
 const ENHANCED = /^[245]\.\d{1,3}\.\d{1,3} /;
-type Send = (this: unknown, code: number, data?: unknown, context?: unknown) => unknown;
+type Send = (this: { secure?: boolean }, code: number, data?: unknown, context?: unknown) => unknown;
 const proto = SMTPConnection.prototype as unknown as { send: Send; __posthornEnhanced?: boolean };
 if (!proto.__posthornEnhanced) {
   const original = proto.send;
@@ -17,6 +17,11 @@ if (!proto.__posthornEnhanced) {
     // RFC 4954 §6: AUTH attempted before TLS is `538 5.7.11 Encryption required for requested
     // authentication mechanism` (smtp-server's own text has no enhanced code of its own).
     if (code === 538) return original.call(this, code, '5.7.11 Encryption required for requested authentication mechanism; issue STARTTLS first', false);
+    // Issue 03 and RFC 4954 §4: AUTH is offered only under TLS. smtp-server lists it in every EHLO
+    // reply (the only multi-line 250 it sends), so the line is dropped before STARTTLS.
+    if (code === 250 && Array.isArray(data) && !this.secure) {
+      return original.call(this, code, data.filter((line) => !(typeof line === 'string' && /^AUTH\b/.test(line))), context);
+    }
     return original.call(this, code, data, typeof data === 'string' && ENHANCED.test(data) ? false : context);
   };
   proto.__posthornEnhanced = true;

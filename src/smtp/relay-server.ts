@@ -67,6 +67,9 @@ export function createRelayServer(
     authOptional: false,
     allowInsecureAuth: false,
     hideDSN: true,
+    // smtp-server hides ENHANCEDSTATUSCODES unless told otherwise; the relay advertises it (issue 03)
+    // and so gets RFC 3463 codes on smtp-server's own replies too (530, 503, ...).
+    hideENHANCEDSTATUSCODES: false,
     maxClients: RELAY_LIMITS.maxClients,
     socketTimeout: RELAY_LIMITS.idleMs,
     closeTimeout: 10_000,

@@ -15,6 +15,7 @@ import { domainRecords } from '../../src/domains/dns-records.js';
 import { buildApp } from '../../src/http/build-app.js';
 import { createSandboxTransport } from '../../src/sandbox/sandbox-transport.js';
 import { composeDraft } from '../../src/send/message-draft.js';
+import { createSubmitPipeline, type SubmitPipeline } from '../../src/send/submit.js';
 import { persistMessages, type MessagePlan } from '../../src/send/persist-messages.js';
 import type { MessageTable } from '../../src/storage/database.js';
 import type { DialectName } from '../../src/storage/open-database.js';
@@ -51,6 +52,8 @@ export interface DkimVerdict {
 export interface DeliveryHarness {
   deps: TestDeps;
   app: FastifyInstance;
+  /** The app's submit pipeline: another intake (the SMTP relay) shares it, and so its rate limit and batcher. */
+  pipeline: SubmitPipeline;
   /** Null in sandbox mode (mail never leaves the process). */
   sink: SinkMx | null;
   dns: DnsServer;
@@ -139,7 +142,8 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
     }
     Object.assign(zone, opts.zone);
 
-    const app = buildApp(deps);
+    const pipeline = createSubmitPipeline(deps);
+    const app = buildApp(deps, { pipeline });
     opened.push(() => app.close());
     const signer = createSignerPool({ threads: 0 });
     opened.push(() => signer.close());
@@ -159,7 +163,7 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
     mailauthResolver.setServers([dns.address]);
 
     const harness: DeliveryHarness = {
-      deps, app, sink, dns, worker, transport, signer, returnPathSecret: secret,
+      deps, app, pipeline, sink, dns, worker, transport, signer, returnPathSecret: secret,
       sender: { accountId: account.id, domainId: domain.id, domain: domain.name, key, selector: domain.dkim_selector },
       async send(body, k = key) {
         const res = await postSend(app, k, body);
