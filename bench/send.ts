@@ -53,7 +53,10 @@ async function run(dialect: DialectName): Promise<void> {
     // Requests still in flight when autocannon stops may commit without being counted: at most one per connection.
     const stored = after - before;
     if (stored < accepted || stored > accepted + CONNECTIONS) throw new Error(`202 responses (${accepted}) do not match messages stored (${stored})`);
-    if (result.non2xx > 0 || result.errors > 0) console.error(`note: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    if (result.non2xx > 0 || result.errors > 0) {
+      console.error(`note: ${result.non2xx} non-2xx, ${result.errors} errors; statuses ${JSON.stringify(result.statusCodeStats)}`);
+      console.error(server.stderr().split('\n').filter((l) => /"level":(40|50)/.test(l)).slice(0, 3).join('\n'));
+    }
     console.log(`send_${dialect}: ${Math.round(accepted / DURATION_S)} sends/s`);
     console.log(`send_${dialect}_p50: ${result.latency.p50} ms`);
     console.log(`send_${dialect}_p99: ${result.latency.p99} ms`);

@@ -36,7 +36,8 @@ export async function purgeRetention(
   const batch = opts.batchSize ?? PURGE_BATCH_SIZE;
   const eventCutoff = now - EVENT_RETENTION_MS;
   const bodyCutoff = now - deps.config.bodyRetention;
-  const rateCutoff = now - RATE_LIMIT_IDLE_MS;
+  // rate_limits.tat is in microseconds (rate-limit/db-rate-limiter.ts).
+  const rateCutoff = (now - RATE_LIMIT_IDLE_MS) * 1000;
 
   const events = await inBatches(batch, async () => (await db.deleteFrom('events')
     .where('id', 'in', db.selectFrom('events').select('id').where('occurred_at', '<', eventCutoff).limit(batch))

@@ -5,24 +5,25 @@ import type { RateLimiter } from './rate-limiter.js';
 /**
  * GCRA in one atomic upsert, so any number of nodes share one limit (DESIGN.md: rate limits live
  * in the database). The CASE is written out instead of GREATEST/MAX so SQLite and PostgreSQL run
- * the same statement.
+ * the same statement. Times are in microseconds: in whole milliseconds the emission interval of a
+ * rate above 1,000/s rounds up to 1 ms and silently caps the domain at 1,000 sends per second.
  */
 export function createDbRateLimiter(db: Kysely<Database>): RateLimiter {
   return {
-    async take(key, perSecond, now) {
-      const interval = 1000 / perSecond;
+    async take(key, perSecond, nowMs) {
+      const now = Math.round(nowMs * 1000);
+      const interval = Math.max(1, Math.round(1_000_000 / perSecond));
       const tolerance = interval * (perSecond - 1);
-      const next = Math.ceil(now + interval);
       const rows = await sql<{ tat: number }>`
-        INSERT INTO rate_limits (key, tat) VALUES (${key}, ${next})
+        INSERT INTO rate_limits (key, tat) VALUES (${key}, ${now + interval})
         ON CONFLICT (key) DO UPDATE
-          SET tat = (CASE WHEN rate_limits.tat > ${now} THEN rate_limits.tat ELSE ${now} END) + ${Math.ceil(interval)}
-          WHERE rate_limits.tat - ${Math.floor(tolerance)} <= ${now}
+          SET tat = (CASE WHEN rate_limits.tat > ${now} THEN rate_limits.tat ELSE ${now} END) + ${interval}
+          WHERE rate_limits.tat - ${tolerance} <= ${now}
         RETURNING tat`.execute(db);
       if (rows.rows.length > 0) return { ok: true };
       const current = await db.selectFrom('rate_limits').select('tat').where('key', '=', key).executeTakeFirst();
-      const wait = current ? Number(current.tat) - Math.floor(tolerance) - now : interval;
-      return { ok: false, retryAfterMs: Math.max(1, wait) };
+      const waitUs = current ? Number(current.tat) - tolerance - now : interval;
+      return { ok: false, retryAfterMs: Math.max(1, waitUs / 1000) };
     },
   };
 }

@@ -172,7 +172,7 @@ export interface VolumeTable {
 
 export interface RateLimitTable {
   key: string;
-  /** GCRA theoretical arrival time, epoch ms. */
+  /** GCRA theoretical arrival time, epoch microseconds (sub-millisecond intervals for rates above 1,000/s). */
   tat: number;
 }
 

@@ -140,9 +140,10 @@ for (const dialect of testDialects()) {
     test('idle rate-limit rows are removed', async () => {
       const now = t.clock.now();
       await t.db.insertInto('rate_limits').values([
-        { key: 'idle', tat: now - RATE_LIMIT_IDLE_MS - 1 },
-        { key: 'recent', tat: now - RATE_LIMIT_IDLE_MS + 1 },
-        { key: 'busy', tat: now + 500 },
+        // tat is in microseconds
+        { key: 'idle', tat: (now - RATE_LIMIT_IDLE_MS - 1) * 1000 },
+        { key: 'recent', tat: (now - RATE_LIMIT_IDLE_MS + 1) * 1000 },
+        { key: 'busy', tat: (now + 500) * 1000 },
       ]).execute();
       const counts = await purgeRetention(t);
       assert.deepEqual(counts, { events: 0, bodies: 0, idempotencyKeys: 0, rateLimits: 1 });
