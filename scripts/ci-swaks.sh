@@ -56,7 +56,7 @@ read -r submission_port smtps_bound user password from <<<"$welcome"
 [ "$smtps_bound" = "$smtps_port" ] || fail "the implicit-TLS listener is on $smtps_bound, not on $smtps_port"
 
 send() {
-  swaks --server "127.0.0.1:$1" "$2" --auth PLAIN --auth-user "$user" --auth-password "$3" \
+  swaks --server "127.0.0.1:$1" "$2" --auth PLAIN --auth-user="$user" --auth-password="$3" \
     --from "$from" --to you@example.com --header "Subject: swaks $2" --body "Sent by swaks with $2." \
     --timeout 20 >"$data_dir/swaks.log" 2>&1
 }

@@ -40,7 +40,9 @@ const DUMMY_HASH = 'scrypt$32768$8$1$15SSoWrDIviZfgcVDujYnw$Gjh52c-MerJUOV3lyFWY
  */
 export async function createSmtpCredential(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, domainName: string): Promise<CreatedSmtpCredential> {
   const domain = await findDomain(deps, domainName);
-  const password = deps.ids.random(32).toString('base64url');
+  // A `phs_` prefix, as API keys have `ph_`: secret scanners can spot a leaked password, and it
+  // never starts with `-`, which command-line clients (swaks, curl) would take for an option.
+  const password = `phs_${deps.ids.random(32).toString('base64url')}`;
   const passwordHash = await hashPassword(password);
   for (let attempt = 0; ; attempt++) {
     const now = deps.clock.now();

@@ -34,7 +34,7 @@ describe('posthorn smtp-credential (sqlite)', () => {
     assert.deepEqual(Object.keys(created.json).sort(), ['domain', 'password', 'username']);
     assert.equal(created.json.domain, 'relay.example.test');
     assert.match(created.json.username, /^ph_smtp_[0-9a-f]{12}$/);
-    assert.match(created.json.password, /^[A-Za-z0-9_-]{43}$/);
+    assert.match(created.json.password, /^phs_[A-Za-z0-9_-]{43}$/);
 
     const text = await cli('smtp-credential', 'create', 'relay.example.test');
     assert.equal(text.code, 0, text.stderr);

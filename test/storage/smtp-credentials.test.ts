@@ -31,7 +31,7 @@ for (const dialect of testDialects()) {
       assert.notEqual(a.password, b.password);
       for (const c of [a, b]) {
         assert.match(c.username, /^ph_smtp_[0-9a-f]{12}$/);
-        assert.match(c.password, /^[A-Za-z0-9_-]{43}$/, 'URL-safe, 256 bits');
+        assert.match(c.password, /^phs_[A-Za-z0-9_-]{43}$/, 'URL-safe, 256 bits');
         assert.match(c.id, /^cred_/);
       }
       const viaKey = await authenticate(deps, `Bearer ${seeded.key}`);
