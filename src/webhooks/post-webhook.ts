@@ -1,0 +1,131 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { isPublicAddress } from './safe-address.js';
+
+/** How one webhook POST is made. */
+export interface PostWebhookOptions {
+  /** The signature headers (and any others); content-type and content-length are added. */
+  headers: Record<string, string>;
+  /** The exact JSON body that was signed. */
+  body: string;
+  /** Limit on the whole request, connect to last response byte read (issue 04: 15 s). */
+  timeoutMs?: number;
+  /**
+   * Local development and tests only: allow http:// and loopback/private/link-local targets.
+   * Off in production, where only https:// to public addresses is called.
+   */
+  allowPrivate: boolean;
+  /** Name resolution the socket uses (default: the system's dns.lookup); tests pass a stub. */
+  lookup?: LookupFunction;
+  /** Monotonic milliseconds for durationMs (default: performance.now). */
+  now?: () => number;
+}
+
+/** What the endpoint answered; any status, 3xx included, is a result, not an error. */
+export interface WebhookResponse {
+  status: number;
+  durationMs: number;
+  /** The first 500 characters of the response body, for the delivery log. */
+  responseSnippet: string;
+}
+
+/** Why no response was had: refused by the SSRF guard, a network error or the timeout. */
+export interface WebhookFailure {
+  error: string;
+}
+
+const SNIPPET_CHARS = 500;
+/** Bytes read before the response is cut off: enough for 500 characters of any UTF-8. */
+const SNIPPET_BYTES = SNIPPET_CHARS * 4;
+
+/**
+ * POSTs one webhook (issue 04, decisions §17) and never throws. Unless `allowPrivate`:
+ * the URL must be https (the body carries recipient addresses, and signatures do not hide it),
+ * an IP-literal host must be public, and a host name's addresses are checked inside the lookup the
+ * socket itself connects with, so a DNS answer that changes between a check and the connect
+ * (rebinding) cannot reach a private address. Redirects are never followed: a 3xx is returned
+ * as a plain non-2xx status. The timeout covers the whole request.
+ */
+export function postWebhook(url: string, options: PostWebhookOptions): Promise<WebhookResponse | WebhookFailure> {
+  const { body, allowPrivate, timeoutMs = 15_000, now = () => performance.now() } = options;
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return Promise.resolve({ error: `invalid webhook URL: ${url}` });
+  }
+  // Address before scheme, so the log says the more important reason.
+  const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) {
+    return Promise.resolve({ error: `refused: ${host} is not a public address` });
+  }
+  if (target.protocol !== 'https:' && !(allowPrivate && target.protocol === 'http:')) {
+    return Promise.resolve({ error: `refused: webhook URLs must use https, not ${target.protocol}` });
+  }
+  const lookup = allowPrivate ? options.lookup : publicOnlyLookup(options.lookup ?? (dnsLookup as LookupFunction));
+  const started = now();
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: WebhookResponse | WebhookFailure) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      resolve(result);
+    };
+    const send = target.protocol === 'https:' ? https.request : http.request;
+    const request = send(target, {
+      method: 'POST',
+      // A fresh connection per POST: a pooled socket would skip the lookup check above.
+      agent: false,
+      ...(lookup ? { lookup } : {}),
+      headers: { 'content-type': 'application/json', ...options.headers, 'content-length': String(Buffer.byteLength(body)) },
+    });
+    const timer = setTimeout(() => finish({ error: `timed out after ${timeoutMs} ms` }), timeoutMs);
+    request.on('error', (err) => finish({ error: err.message }));
+    request.once('response', (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        finish({ status: response.statusCode ?? 0, durationMs: Math.round(now() - started), responseSnippet: [...text].slice(0, SNIPPET_CHARS).join('') });
+      };
+      response.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= SNIPPET_BYTES) done(); // the rest of a large body is not worth waiting for
+      });
+      response.once('end', done);
+      response.on('error', (err) => finish({ error: err.message }));
+    });
+    request.end(body);
+  });
+}
+
+/**
+ * Wraps a lookup so that any non-public address in the answer fails the connect with a
+ * refusal instead of being connected to. All addresses must be public, not
+ * just one: happy-eyeballs may try any of them.
+ */
+function publicOnlyLookup(inner: LookupFunction): LookupFunction {
+  return (hostname, options, callback) => {
+    inner(hostname, { ...options, all: true }, (err, result) => {
+      if (err) {
+        callback(err, '', 4);
+        return;
+      }
+      const addresses: LookupAddress[] = Array.isArray(result) ? result : [{ address: result, family: isIP(result) }];
+      const bad = addresses.find((a) => !isPublicAddress(a.address));
+      if (bad || addresses.length === 0) {
+        const why = bad ? `${hostname} resolves to ${bad.address}, which is not a public address` : `no address for ${hostname}`;
+        callback(Object.assign(new Error(`refused: ${why}`), { code: 'EPOSTHORNPRIVATE', hostname }), '', 4);
+        return;
+      }
+      if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      else callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}

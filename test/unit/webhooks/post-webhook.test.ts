@@ -1,0 +1,183 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import type { LookupAddress } from 'node:dns';
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { postWebhook, type WebhookFailure, type WebhookResponse } from '../../../src/webhooks/post-webhook.js';
+import { signWebhook } from '../../../src/webhooks/sign-webhook.js';
+import { newWebhookSecret } from '../../../src/webhooks/webhook-secret.js';
+import { createResolver } from '../../../src/domains/create-resolver.js';
+import { resolverLookup } from '../../../src/delivery/smtp/resolver-lookup.js';
+import { startDnsServer, type DnsServer } from '../../helpers/dns-server.js';
+
+interface Received { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
+
+/** A loopback HTTP server that records requests; `respond` decides the answer. */
+async function startServer(respond: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
+  const received: Received[] = [];
+  let connections = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() });
+      respond(req, res);
+    });
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  const close = () => { server.closeAllConnections(); return new Promise<void>((r) => server.close(() => r())); };
+  return { port, received, connections: () => connections, close };
+}
+
+/** A lookup that answers from a fixed table, counting calls; stands in for a (hostile) DNS. */
+function stubLookup(table: Record<string, string[]>) {
+  const calls: string[] = [];
+  const lookup: net.LookupFunction = (hostname, options, callback) => {
+    calls.push(hostname);
+    const addresses: LookupAddress[] = (table[hostname] ?? []).map((address) => ({ address, family: net.isIP(address) }));
+    if (addresses.length === 0) return callback(Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
+    if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  };
+  return { lookup, calls };
+}
+
+const isError = (r: WebhookResponse | WebhookFailure): r is WebhookFailure => 'error' in r;
+const errorOf = (r: WebhookResponse | WebhookFailure) => { assert.ok(isError(r), `expected an error, got ${JSON.stringify(r)}`); return r.error; };
+const responseOf = (r: WebhookResponse | WebhookFailure) => { if (isError(r)) assert.fail(`expected a response, got ${r.error}`); return r; };
+const post = { headers: {}, body: '{"id":"evt_1"}', allowPrivate: false };
+
+let sink: Awaited<ReturnType<typeof startServer>>;
+before(async () => { sink = await startServer((_req, res) => res.writeHead(200).end('ok')); });
+after(() => sink.close());
+
+test('IP-literal targets that are not public are refused at once, before any connect or lookup', async (t) => {
+  const targets = [`http://127.0.0.1:${sink.port}/hook`, `https://127.0.0.1:${sink.port}/hook`, 'http://10.0.0.1/hook', 'http://169.254.169.254/latest/meta-data/',
+    `http://[::ffff:127.0.0.1]:${sink.port}/hook`, `https://[::ffff:7f00:1]:${sink.port}/`, 'https://[::1]/', 'https://[fd00:ec2::254]/', 'http://2130706433/', 'https://0x7f.1/'];
+  for (const url of targets) {
+    await t.test(url, async () => {
+      const { lookup, calls } = stubLookup({});
+      // Settles before a macrotask could run: nothing was sent on the network.
+      const result = await Promise.race([postWebhook(url, { ...post, lookup }), new Promise<'late'>((r) => setImmediate(() => r('late')))]);
+      assert.notEqual(result, 'late');
+      assert.match(errorOf(result as WebhookFailure), /refused: .* is not a public address/);
+      assert.deepEqual(calls, []);
+    });
+  }
+  assert.equal(sink.connections(), 0);
+});
+
+test('a name that resolves to 127.0.0.1 is refused inside the lookup the socket uses, so nothing connects', async () => {
+  const { lookup, calls } = stubLookup({ 'evil.test': ['127.0.0.1'] });
+  const result = await postWebhook(`https://evil.test:${sink.port}/hook`, { ...post, lookup });
+  assert.match(errorOf(result), /refused: evil\.test resolves to 127\.0\.0\.1/);
+  assert.deepEqual(calls, ['evil.test']);
+  assert.equal(sink.connections(), 0);
+});
+
+test('an answer mixing a public and a private address is refused', async () => {
+  const { lookup } = stubLookup({ 'mixed.test': ['93.184.216.34', '::ffff:10.0.0.1'] });
+  assert.match(errorOf(await postWebhook('https://mixed.test/hook', { ...post, lookup })), /resolves to ::ffff:10\.0\.0\.1/);
+});
+
+test('a name a real DNS server resolves to 127.0.0.1 is refused (resolver lookup)', async () => {
+  const dns: DnsServer = await startDnsServer({ 'rebind.posthorn.test': { A: ['127.0.0.1'] } });
+  try {
+    const lookup = resolverLookup(createResolver([dns.address], { timeoutMs: 1000, tries: 1 }));
+    const result = await postWebhook(`https://rebind.posthorn.test:${sink.port}/hook`, { ...post, lookup });
+    assert.match(errorOf(result), /resolves to 127\.0\.0\.1/);
+    assert.equal(sink.connections(), 0);
+  } finally {
+    await dns.close();
+  }
+});
+
+test('http:// is refused without allowPrivate, even to a name', async () => {
+  const { lookup, calls } = stubLookup({ 'example.test': ['93.184.216.34'] });
+  assert.match(errorOf(await postWebhook('http://example.test/hook', { ...post, lookup })), /must use https/);
+  assert.deepEqual(calls, []);
+  assert.match(errorOf(await postWebhook('ftp://example.test/hook', { ...post, allowPrivate: true })), /must use https/);
+  assert.match(errorOf(await postWebhook('not a url', post)), /invalid webhook URL/);
+});
+
+test('a 302 to 127.0.0.1 is returned as a status and never followed', async () => {
+  const target = await startServer((_req, res) => res.writeHead(200).end('internal'));
+  const redirector = await startServer((_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${target.port}/admin` }).end('moved'));
+  try {
+    // The first hop is a public-looking name; allowPrivate only so the test can reach loopback.
+    const { lookup } = stubLookup({ 'hooks.customer.test': ['127.0.0.1'] });
+    const result = responseOf(await postWebhook(`http://hooks.customer.test:${redirector.port}/hook`, { ...post, allowPrivate: true, lookup }));
+    assert.equal(result.status, 302);
+    assert.equal(result.responseSnippet, 'moved');
+    assert.equal(redirector.received.length, 1);
+    assert.equal(target.received.length, 0);
+    assert.equal(target.connections(), 0);
+  } finally {
+    await Promise.all([target.close(), redirector.close()]);
+  }
+});
+
+test('with allowPrivate a signed POST to loopback delivers the body and headers', async () => {
+  const server = await startServer((_req, res) => res.writeHead(204).end());
+  try {
+    const secret = newWebhookSecret(randomBytes);
+    const body = JSON.stringify({ id: 'evt_1', event: 'delivered', tags: ['ü'] });
+    const headers = { ...signWebhook({ id: 'evt_1', timestampSeconds: Math.floor(Date.now() / 1000), body, secrets: [secret] }) };
+    const result = responseOf(await postWebhook(`http://127.0.0.1:${server.port}/hooks/in?x=1`, { headers, body, allowPrivate: true }));
+    assert.equal(result.status, 204);
+    assert.equal(result.responseSnippet, '');
+    assert.ok(result.durationMs >= 0);
+    const [got] = server.received;
+    assert.ok(got);
+    assert.equal(got.method, 'POST');
+    assert.equal(got.url, '/hooks/in?x=1');
+    assert.equal(got.body, body);
+    assert.equal(got.headers['content-type'], 'application/json');
+    assert.equal(got.headers['content-length'], String(Buffer.byteLength(body)));
+    assert.equal(got.headers['webhook-id'], 'evt_1');
+    const received = { 'webhook-id': String(got.headers['webhook-id']), 'webhook-timestamp': String(got.headers['webhook-timestamp']), 'webhook-signature': String(got.headers['webhook-signature']) };
+    assert.deepEqual(new Webhook(secret).verify(got.body, received), JSON.parse(body));
+  } finally {
+    await server.close();
+  }
+});
+
+test('a non-2xx is a result with the first 500 characters of the body', async () => {
+  const server = await startServer((_req, res) => res.writeHead(500).end('é'.repeat(3000)));
+  try {
+    const result = responseOf(await postWebhook(`http://127.0.0.1:${server.port}/`, { ...post, allowPrivate: true }));
+    assert.equal(result.status, 500);
+    assert.equal(result.responseSnippet, 'é'.repeat(500));
+  } finally {
+    await server.close();
+  }
+});
+
+test('a server that never answers gives a timeout error after timeoutMs', async () => {
+  const sockets = new Set<net.Socket>();
+  const silent = net.createServer((s) => { sockets.add(s); s.on('error', () => {}); });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (silent.address() as net.AddressInfo).port;
+    const started = performance.now();
+    const result = await postWebhook(`http://127.0.0.1:${port}/`, { ...post, allowPrivate: true, timeoutMs: 200 });
+    assert.match(errorOf(result), /timed out after 200 ms/);
+    assert.ok(performance.now() - started < 5000);
+    assert.equal(sockets.size, 1);
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((r) => silent.close(() => r()));
+  }
+});
+
+test('a refused connection is an error, not a throw', async () => {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  assert.match(errorOf(await postWebhook(`http://127.0.0.1:${port}/`, { ...post, allowPrivate: true })), /ECONNREFUSED/);
+});
