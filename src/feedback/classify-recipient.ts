@@ -1,0 +1,58 @@
+import { classifyReply, parseSmtpReply } from '../delivery/classify-reply.js';
+import type { SmtpReply } from '../delivery/transport.js';
+
+/** Bounce classes a report can give a recipient (spec operations, `posthorn bounce parse`). */
+export type ReportClass = 'hard' | 'soft' | 'block' | 'complaint' | 'unknown';
+
+/** RFC 3463 §2: class.subject.detail. */
+const STATUS = /\b([245])\.(\d{1,3})\.(\d{1,3})\b/;
+
+/** A status code `X.Y.Z` from text, or null. */
+export function findStatus(text: string | null): string | null {
+  if (text === null) return null;
+  const m = STATUS.exec(text);
+  return m ? m[0] : null;
+}
+
+/**
+ * The SMTP reply a diagnostic carries: its basic code and text when it has one (a 3-digit code at
+ * the start of a line or after white space), else a reply built from the status code (550 for 5.x.x,
+ * 450 for 4.x.x, RFC 5321 §4.2.1) carrying the diagnostic text. Null when neither gives a code.
+ */
+export function replyFrom(diagnostic: string | null, status: string | null): SmtpReply | null {
+  const text = diagnostic ?? '';
+  const basic = /(?:^|\s)([245]\d\d)(?:[ -]|:\s|$)/m.exec(text);
+  if (basic) {
+    const rest = text.slice(basic.index + basic[0].length).replace(/^:?\s*/, '');
+    const reply = parseSmtpReply(Number(basic[1]), rest);
+    // The reply's own enhanced code wins; the report's status fills in when the reply has none.
+    const fallback = status ?? findStatus(rest);
+    const sameClass = fallback !== null && fallback[0] === String(reply.code)[0];
+    return reply.enhanced === null && sameClass ? { ...reply, enhanced: fallback } : reply;
+  }
+  const code = status ?? findStatus(text);
+  if (code === null || code[0] === '2') return null;
+  return { code: code[0] === '5' ? 550 : 450, enhanced: code, message: text.replace(/\s+/g, ' ').trim() };
+}
+
+/** RFC 3464 §2.3.3: these actions report success, not a failure. */
+const NOT_FAILURES = new Set(['delivered', 'relayed', 'expanded']);
+
+/**
+ * The class of one recipient of a report, through the same REPLY_RULES table as live SMTP replies.
+ * `delayed` is always soft (RFC 3464 §2.3.3: the MTA is still trying; a delay never suppresses);
+ * success actions and reports without a usable code are `unknown`.
+ */
+export function classifyRecipient(action: string | null, reply: SmtpReply | null): ReportClass {
+  if (action !== null && NOT_FAILURES.has(action)) return 'unknown';
+  if (action === 'delayed') return 'soft';
+  if (reply === null) return 'unknown';
+  return classifyReply(reply).bounceClass ?? 'unknown';
+}
+
+/** RFC 3464 §2.3.3 leaves Action required; when a sender leaves it out, the status class says it. */
+export function inferAction(action: string | null, status: string | null): string | null {
+  if (action !== null) return action.toLowerCase().replace(/\s*\(.*$/, '').trim();
+  if (status === null) return null;
+  return ({ '2': 'delivered', '4': 'delayed', '5': 'failed' } as Record<string, string>)[status[0] as string] ?? null;
+}
