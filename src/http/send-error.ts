@@ -7,4 +7,3 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   return reply.code(ERROR_TABLE[err.type].status).send(errorBody(err));
 }
 
-export { retryAfterSeconds } from '../core/api-errors.js';

@@ -4,7 +4,8 @@ import { apiError, UNAUTHORIZED } from '../../core/api-errors.js';
 import { authenticate } from '../../credentials/authenticate.js';
 import { parseEventsQuery } from '../../events/parse-events-query.js';
 import { queryEvents } from '../../events/query-events.js';
-import { retryAfterSeconds, sendError } from '../send-error.js';
+import { retryAfterSeconds } from '../../core/api-errors.js';
+import { sendError } from '../send-error.js';
 
 /**
  * `GET /v1/events` (spec 4.2): authenticate, then the per-key read limit, then the query string.
