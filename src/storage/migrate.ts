@@ -25,10 +25,21 @@ export async function migrate(db: Kysely<any>, dialect: DialectName): Promise<vo
     ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema
     : undefined;
   const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
+    // Kysely looks for its migration table by listing the tables of every schema in the database;
+    // a schema dropped by someone else during that catalog read fails it with 3F000 (invalid
+    // schema name) for a schema that is not ours. Nothing was migrated then: read again.
+    if (attempt < 5 && isOtherSchemaGone(error, migrationTableSchema)) continue;
+    const failed = results?.find((r) => r.status === 'Error');
     const what = failed ? `migration ${failed.migrationName} failed` : 'migration failed';
     throw new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+}
+
+/** True for a 3F000 naming a schema other than ours (a concurrent DROP SCHEMA elsewhere in the database). */
+export function isOtherSchemaGone(error: unknown, ours: string | undefined): boolean {
+  const e = error as { code?: string; message?: string };
+  return e.code === '3F000' && ours !== undefined && !(e.message ?? '').includes(`"${ours}"`);
 }

@@ -26,3 +26,11 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+test('migrate reads again only when another schema vanished during its catalog read (3F000)', async () => {
+  const { isOtherSchemaGone } = await import('../../src/storage/migrate.js');
+  assert.equal(isOtherSchemaGone({ code: '3F000', message: 'schema "t_other" does not exist' }, 't_ours'), true);
+  assert.equal(isOtherSchemaGone({ code: '3F000', message: 'schema "t_ours" does not exist' }, 't_ours'), false);
+  assert.equal(isOtherSchemaGone({ code: '42P01', message: 'relation "x" does not exist' }, 't_ours'), false);
+  assert.equal(isOtherSchemaGone({ code: '3F000', message: 'schema "t_other" does not exist' }, undefined), false);
+});
