@@ -116,3 +116,23 @@ export function parseLogLevel(text: string): string {
   if (!levels.includes(t)) throw new Error(`expected one of ${levels.join(', ')}, got "${text}"`);
   return t;
 }
+
+const SIZE = /^(\d+)(B|KB|MB|GB)?$/i;
+const SIZE_UNIT = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 } as const;
+
+/** `512KB`, `10MB`, `1048576` → bytes (binary units). */
+export function parseSize(text: string): number {
+  const m = SIZE.exec(text.trim());
+  if (!m) throw new Error(`expected a size such as 512KB, 10MB or a number of bytes, got "${text}"`);
+  const bytes = Number(m[1]) * SIZE_UNIT[(m[2] ?? 'B').toUpperCase() as keyof typeof SIZE_UNIT];
+  if (!(bytes >= 1024)) throw new Error(`expected a size of at least 1KB, got "${text}"`);
+  return bytes;
+}
+
+/** A plain `local@domain` address (no display name), lower-cased domain. */
+export function parseAddress(text: string): string {
+  const t = text.trim();
+  const at = t.lastIndexOf('@');
+  if (at < 1 || !/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/.test(t.slice(0, at))) throw new Error(`expected an address such as fbl@bounce.example.com, got "${text}"`);
+  return `${t.slice(0, at)}@${parseDnsName(t.slice(at + 1))}`;
+}

@@ -32,6 +32,14 @@ export interface Config {
   mxMaxConnections: number;
   deliveryConcurrency: number;
   dkimThreads: number;
+  webhookTimeout: number;
+  webhookRetrySchedule: number[];
+  webhookDisableAfter: number;
+  webhookConcurrency: number;
+  webhookSecretOverlap: number;
+  complaintAddress: string;
+  inboundMaxSize: number;
+  inboundRateLimit: number;
 }
 
 /** One configuration key: its variable, parser, default and the sentence docs/config.md shows. */
@@ -117,4 +125,21 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     defaultText: '`256`', description: 'SMTP transactions a delivery worker keeps in flight at once.' }),
   entry({ key: 'dkimThreads', env: 'POSTHORN_DKIM_THREADS', parse: (t) => p.parseInteger(t, 0, 256), default: () => availableParallelism(),
     defaultText: 'the number of CPU cores', description: 'Worker threads that sign DKIM off the event loop; `0` signs on the main thread.' }),
+  entry({ key: 'webhookTimeout', env: 'POSTHORN_WEBHOOK_TIMEOUT', parse: p.parseDuration, default: () => 15_000,
+    defaultText: '`15s`', description: 'Limit on one webhook POST, connect to response (issue 04); a timeout counts as a failed attempt.' }),
+  entry({ key: 'webhookRetrySchedule', env: 'POSTHORN_WEBHOOK_RETRY_SCHEDULE', parse: p.parseDurations,
+    default: () => [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+    defaultText: '`5s,5m,30m,2h,5h,10h,10h`', description: 'Delays before each retry of a webhook that got no 2xx; after the last one it is given up (about a day, decisions §17).' }),
+  entry({ key: 'webhookDisableAfter', env: 'POSTHORN_WEBHOOK_DISABLE_AFTER', parse: p.parseDuration, default: () => 5 * 86_400_000,
+    defaultText: '`5d`', description: 'An endpoint that has failed every attempt for this long is disabled with a warning notice (a 410 Gone disables it at once).' }),
+  entry({ key: 'webhookConcurrency', env: 'POSTHORN_WEBHOOK_CONCURRENCY', parse: (t) => p.parseInteger(t, 1, 10_000), default: () => 128,
+    defaultText: '`128`', description: 'Webhook POSTs a dispatcher keeps in flight at once.' }),
+  entry({ key: 'webhookSecretOverlap', env: 'POSTHORN_WEBHOOK_SECRET_OVERLAP', parse: p.parseDuration, default: () => 86_400_000,
+    defaultText: '`24h`', description: 'After a secret rotation, how long the old secret keeps signing beside the new one.' }),
+  entry({ key: 'complaintAddress', env: 'POSTHORN_COMPLAINT_ADDRESS', parse: p.parseAddress, default: (c) => `fbl@${c.bounceHost}`,
+    defaultText: '`fbl@<bounce host>`', description: 'Where mailbox providers send complaint reports (ARF feedback loops); the inbound MX accepts it besides return paths.' }),
+  entry({ key: 'inboundMaxSize', env: 'POSTHORN_INBOUND_MAX_SIZE', parse: p.parseSize, default: () => 10 * 1024 * 1024,
+    defaultText: '`10MB`', description: 'Largest report the inbound MX accepts (SIZE, RFC 1870); bounces carrying a whole message stay well under.' }),
+  entry({ key: 'inboundRateLimit', env: 'POSTHORN_INBOUND_RATE_LIMIT', parse: (t) => p.parseInteger(t, 1, 1_000_000), default: () => 100,
+    defaultText: '`100`', description: 'Reports per minute the inbound MX accepts from one client IP address before answering 421.' }),
 ];

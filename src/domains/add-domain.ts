@@ -24,6 +24,7 @@ export async function addDomain(
     sandbox: opts.sandbox ? 1 : 0, dkim_selector: newSelector(now), dkim_private_key: key.privateKeyPem,
     dkim_public_key: key.publicKeyB64, verified_at: opts.sandbox ? now : null, checked_at: null, failing_since: null,
     last_checks: null, created_at: now, ed25519_selector: null, ed25519_private_key: null, ed25519_public_key: null,
+    track_opens: 0, track_clicks: 0, unsubscribe: 0, complaint_warned_at: null,
   };
   await deps.db.insertInto('domains').values(row).execute();
   return row;

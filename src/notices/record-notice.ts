@@ -3,7 +3,7 @@ import type { Database } from '../storage/database.js';
 import type { Ids } from '../core/ids.js';
 
 /** Operator-facing notices (dashboard; webhooks with issue 04). */
-export const NOTICE_KINDS = ['domain.warning', 'domain.unverified', 'domain.recovered'] as const;
+export const NOTICE_KINDS = ['domain.warning', 'domain.unverified', 'domain.recovered', 'domain.complaint_rate', 'webhook.disabled'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /** Stores one notice for an account (and domain). */

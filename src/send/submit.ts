@@ -113,7 +113,7 @@ export function createSubmitPipeline(deps: Deps): SubmitPipeline {
     const body: SendResponse = { id, status: 'queued', dkim: 'signed', dmarc: 'aligned' };
     const recipients = req.to.map((m) => ({ id: deps.ids.next('rcp', now), message_id: id, address: m.address, domain: m.domain, status: 'queued', updated_at: now }));
     const p: MessagePlan = {
-      message: { id, account_id: auth.account.id, domain_id: auth.domain.id, from_address: from.address, subject: req.subject, tags: JSON.stringify(req.tags), content, mime, size: mime === null ? Buffer.byteLength(content ?? '') : mime.length, created_at: now },
+      message: { id, account_id: auth.account.id, domain_id: auth.domain.id, from_address: from.address, subject: req.subject, tags: JSON.stringify(req.tags), content, mime, size: mime === null ? Buffer.byteLength(content ?? '') : mime.length, created_at: now, track_opens: 0, track_clicks: 0, unsubscribe: 0 },
       recipients,
       events: recipients.map((r) => ({
         id: deps.ids.next('evt', now), accountId: auth.account.id, domainId: auth.domain.id, messageId: id, event: 'accepted-by-system' as const,

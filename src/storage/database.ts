@@ -19,6 +19,11 @@ export interface Database {
   notices: NoticeTable;
   settings: SettingTable;
   sandbox_messages: SandboxMessageTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
+  inbound_reports: InboundReportTable;
+  feedback_keys: FeedbackKeyTable;
 }
 
 export interface AccountTable {
@@ -57,6 +62,13 @@ export interface DomainTable {
   ed25519_private_key: string | null;
   /** Raw 32-byte public key, base64 (RFC 8463 §4.2). */
   ed25519_public_key: string | null;
+  /** Issue 04 defaults for this domain's messages, each overridable per message (0/1). */
+  track_opens: number;
+  track_clicks: number;
+  /** Add List-Unsubscribe and One-Click (RFC 8058) headers. */
+  unsubscribe: number;
+  /** When the last complaint-rate warning notice was raised (issue 04 §5), so it is not repeated on every complaint. */
+  complaint_warned_at: number | null;
 }
 
 export interface ApiKeyTable {
@@ -97,6 +109,10 @@ export interface MessageTable {
   mime: string | null;
   size: number;
   created_at: number;
+  /** Tracking and unsubscribe, resolved at submit from the domain's settings and the message's overrides (0/1). */
+  track_opens: number;
+  track_clicks: number;
+  unsubscribe: number;
 }
 
 export interface RecipientTable {
@@ -199,5 +215,84 @@ export interface SandboxMessageTable {
   /** JSON array of the envelope recipients. */
   recipients: string;
   raw: string;
+  created_at: number;
+}
+
+export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'disabled'] as const;
+export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
+
+/** The one webhook endpoint of a sending domain (decisions §17). */
+export interface WebhookEndpointTable {
+  id: string;
+  domain_id: string;
+  url: string;
+  /** JSON array of {secret, created_at, expires_at|null}; during rotation the old one keeps signing until it expires. */
+  secrets: string;
+  status: WebhookEndpointStatus;
+  /** First failure of the current run of failures; cleared by a 2xx. */
+  failing_since: number | null;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const WEBHOOK_DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
+
+/** The durable outbox: one row per event (or notice) per endpoint, written with the event (DESIGN.md). */
+export interface WebhookDeliveryTable {
+  id: string;
+  endpoint_id: string;
+  /** The `webhook-id`: the event's (or notice's) id, the same on every attempt. */
+  event_id: string;
+  event: string;
+  /** The exact JSON body, fixed when the event was written. */
+  payload: string;
+  state: WebhookDeliveryState;
+  attempts: number;
+  next_attempt_at: number;
+  locked_by: string | null;
+  locked_until: number | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+/** The delivery log: one row per POST attempt. */
+export interface WebhookAttemptTable {
+  id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  attempt: number;
+  /** HTTP status, null when no response was had (refused, network error, timeout). */
+  status: number | null;
+  duration_ms: number | null;
+  response_snippet: string | null;
+  error: string | null;
+  attempted_at: number;
+}
+
+export const INBOUND_REPORT_STATES = ['pending', 'processed'] as const;
+export type InboundReportState = (typeof INBOUND_REPORT_STATES)[number];
+
+/** A report the inbound MX accepted: stored before the 250, processed after (nothing accepted is lost). */
+export interface InboundReportTable {
+  id: string;
+  mail_from: string;
+  /** JSON array of envelope recipients. */
+  rcpt_to: string;
+  remote_address: string;
+  /** The raw message, latin1 so every byte survives a text column. */
+  raw: string;
+  state: InboundReportState;
+  /** JSON: what processing found and did. */
+  result: string | null;
+  received_at: number;
+  processed_at: number | null;
+}
+
+/** Keys of feedback already applied (`complained:<recipient id>`, ...): a report received twice produces one event. */
+export interface FeedbackKeyTable {
+  key: string;
   created_at: number;
 }

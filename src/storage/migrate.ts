@@ -3,12 +3,14 @@ import type { DialectName } from './open-database.js';
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-delivery.js';
 import * as m0003 from './migrations/0003-unlogged-rate-limits.js';
+import * as m0004 from './migrations/0004-feedback.js';
 
 /** Numbered, forward-only migrations (DESIGN.md convention 3), listed in code so no file scan is needed. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-delivery': m0002,
   '0003-unlogged-rate-limits': m0003,
+  '0004-feedback': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

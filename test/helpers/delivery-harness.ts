@@ -179,7 +179,7 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
         const content = JSON.stringify(draft);
         const recipients = mailboxes.map((m) => ({ id: deps.ids.next('rcp', now), message_id: id, address: m.address, domain: m.domain, status: 'queued', updated_at: now }));
         const plan: MessagePlan = {
-          message: { id, account_id: account.id, domain_id: domain.id, from_address: from.address, subject, tags: '[]', content, mime: null, size: content.length, created_at: now, ...overrides },
+          message: { id, account_id: account.id, domain_id: domain.id, from_address: from.address, subject, tags: '[]', content, mime: null, size: content.length, created_at: now, track_opens: 0, track_clicks: 0, unsubscribe: 0, ...overrides },
           recipients,
           events: recipients.map((r) => ({
             id: deps.ids.next('evt', now), accountId: account.id, domainId: domain.id, messageId: id, event: 'accepted-by-system' as const,

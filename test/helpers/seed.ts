@@ -26,7 +26,7 @@ export async function seedDomain(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, opts:
   await deps.db.insertInto('domains').values({
     id: domainId, account_id: account.id, name: opts.domain, status: opts.status ?? 'verified', sandbox: 0, dkim_selector: 'ph202611',
     dkim_private_key: 'unused', dkim_public_key: 'unused', verified_at: opts.status === 'pending' ? null : now, checked_at: null,
-    failing_since: null, last_checks: null, created_at: now,
+    failing_since: null, last_checks: null, created_at: now, track_opens: 0, track_clicks: 0, unsubscribe: 0, complaint_warned_at: null,
   }).execute();
   const { key } = await issueApiKey(deps, domainId);
   return { accountId: account.id, domainId, domain: opts.domain, key };

@@ -25,7 +25,7 @@ async function addDomain(t: TestDeps, account: string, name: string): Promise<{ 
   const domainId = t.ids.next('dom', now);
   await t.db.insertInto('domains').values({
     id: domainId, account_id: account, name, status: 'verified', sandbox: 0, dkim_selector: 'ph1', dkim_private_key: 'test key',
-    dkim_public_key: 'test key', verified_at: now, checked_at: now, failing_since: null, last_checks: null, created_at: now,
+    dkim_public_key: 'test key', verified_at: now, checked_at: now, failing_since: null, last_checks: null, created_at: now, track_opens: 0, track_clicks: 0, unsubscribe: 0, complaint_warned_at: null,
   }).execute();
   const { key } = await issueApiKey(t, domainId);
   return { domainId, key };

@@ -27,7 +27,7 @@ for (const dialect of testDialects()) {
       await t.db.insertInto('domains').values({
         id: 'dom_1', account_id: 'acc_1', name: 'example.com', status: 'verified', sandbox: 0, dkim_selector: 'ph1',
         dkim_private_key: 'test key', dkim_public_key: 'test key', verified_at: now, checked_at: now, failing_since: null,
-        last_checks: null, created_at: now,
+        last_checks: null, created_at: now, track_opens: 0, track_clicks: 0, unsubscribe: 0, complaint_warned_at: null,
       }).execute();
     });
 
@@ -51,7 +51,7 @@ for (const dialect of testDialects()) {
       const id = t.ids.next('msg', at);
       await t.db.insertInto('messages').values({
         id, account_id: 'acc_1', domain_id: 'dom_1', from_address: 'app@example.com', subject: 's', tags: '[]',
-        content: '{"draft":true}', mime: 'Subject: s\r\n\r\nhello\r\n', size: 22, created_at: at,
+        content: '{"draft":true}', mime: 'Subject: s\r\n\r\nhello\r\n', size: 22, created_at: at, track_opens: 0, track_clicks: 0, unsubscribe: 0,
       }).execute();
       return id;
     }
