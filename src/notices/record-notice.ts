@@ -12,7 +12,7 @@ export async function recordNotice(
   n: { accountId: string; domainId: string | null; kind: NoticeKind; message: string; details: object },
 ): Promise<void> {
   await db.insertInto('notices').values({
-    id: ids.next('evt', now).replace(/^evt_/, 'ntc_'), account_id: n.accountId, domain_id: n.domainId, kind: n.kind,
+    id: ids.next('ntc', now), account_id: n.accountId, domain_id: n.domainId, kind: n.kind,
     message: n.message, details: JSON.stringify(n.details), created_at: now,
   }).execute();
 }
