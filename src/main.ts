@@ -20,7 +20,7 @@ import type { TlsMaterial } from './http/tls.js';
 import type { RelayPorts } from './smtp/start-relay.js';
 
 /** The roles this release implements; the others in ROLES are refused by name when asked for. */
-export const IMPLEMENTED_ROLES = ['api', 'smtp', 'delivery', 'scheduler'] as const satisfies readonly Role[];
+export const IMPLEMENTED_ROLES = ['api', 'smtp', 'inbound', 'delivery', 'scheduler'] as const satisfies readonly Role[];
 
 /** A shutdown that has not finished by then is cut short. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -62,6 +62,8 @@ export interface ServeReady {
   apiUrl: string | null;
   /** The relay's bound ports, when the smtp role runs. */
   smtp: RelayPorts | null;
+  /** The inbound MX's bound port, when the inbound role runs. */
+  inbound: number | null;
   /** Set on the sandbox's first start only. */
   sandbox: SandboxWelcome | null;
 }
@@ -93,18 +95,20 @@ export async function serve(config: Readonly<Config>, roles?: Role[], opts: { on
   try {
     let api: { url: string; selfSignedCert: string | null } | null = null;
     let smtp: RelayPorts | null = null;
+    let inbound: number | null = null;
     const share = shared(deps);
     for (const role of chosen) {
       const s = await startRole(deps, role, share);
       started.push(s);
       if (s.api) api = s.api;
       if (s.smtp) smtp = s.smtp;
+      if (s.inbound !== undefined) inbound = s.inbound;
     }
     // After the roles: a start that fails (port taken, bad certificate) must not use up the one
     // showing of the sandbox key.
     const welcome = config.sandbox ? await bootstrapSandbox(deps) : null;
     ready = {
-      roles: chosen, apiUrl: api?.url ?? null, smtp,
+      roles: chosen, apiUrl: api?.url ?? null, smtp, inbound,
       sandbox: welcome && { ...welcome, apiBaseUrl: apiBaseUrl(config, api?.url ?? null), caCertPath: api?.selfSignedCert ?? null, smtp },
     };
   } catch (err) {
@@ -169,7 +173,7 @@ function shared(deps: Runtime): Shared {
   };
 }
 
-type StartedRole = Started & { api?: { url: string; selfSignedCert: string | null }; smtp?: RelayPorts };
+type StartedRole = Started & { api?: { url: string; selfSignedCert: string | null }; smtp?: RelayPorts; inbound?: number };
 
 async function startRole(deps: Runtime, role: Role, share: Shared): Promise<StartedRole> {
   switch (role) {
@@ -186,7 +190,11 @@ async function startRole(deps: Runtime, role: Role, share: Shared): Promise<Star
       const { startDelivery } = await import('./delivery/start-delivery.js');
       return startDelivery(deps);
     }
-    case 'inbound':
+    case 'inbound': {
+      const { startInbound } = await import('./inbound/start-inbound.js');
+      const mx = await startInbound(deps, await share.tls());
+      return { inbound: mx.port, stop: mx.stop };
+    }
     case 'webhooks':
       throw new CommandError(`role ${role} is not built yet in this release`);
   }

@@ -24,6 +24,8 @@ Commands:
   suppression list --account NAME             the account's suppression list, newest first
   sandbox list                                messages the sandbox kept instead of sending, newest first
   sandbox show ID                             one sandbox message with its raw, signed source
+  bounce parse FILE|-                         parse a bounce or complaint report (- reads stdin) as the
+                                              inbound MX does; says what it would record; changes nothing
 
 Options:
   --json       print exactly one JSON document on stdout (logs go to stderr)

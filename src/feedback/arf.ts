@@ -13,6 +13,8 @@ export interface FeedbackReport {
   feedbackType: string | null;
   originalRcptTo: string[];
   originalMailFrom: string | null;
+  /** The provider's reporting software (RFC 5965 §3.1 User-Agent), kept in the `complained` event's details. */
+  userAgent: string | null;
 }
 
 /** Reads a message/feedback-report body; every field may be missing. */
@@ -26,6 +28,7 @@ export function readFeedbackReport(body: string): FeedbackReport {
     feedbackType: field(group, 'feedback-type')?.toLowerCase() ?? null,
     originalRcptTo,
     originalMailFrom: addressOf(field(group, 'original-mail-from')),
+    userAgent: field(group, 'user-agent')?.trim() || null,
   };
 }
 

@@ -85,7 +85,10 @@ export async function parseReport(raw: Buffer): Promise<ParsedReport> {
       return { ...base, kind: 'unknown', recipients: [] };
     }
     const recipients = complaintRecipients(report, original ? header(original, 'to') : null);
-    return { ...base, kind: 'complaint', recipients, originalEnvelopeFrom: report.originalMailFrom ?? copyReturnPath };
+    return {
+      ...base, kind: 'complaint', recipients, originalEnvelopeFrom: report.originalMailFrom ?? copyReturnPath,
+      feedback: { type: report.feedbackType, userAgent: report.userAgent },
+    };
   }
 
   const statusParts = own.filter((p) => DELIVERY_STATUS_TYPES.has(p.type));

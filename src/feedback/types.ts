@@ -19,4 +19,6 @@ export interface ParsedReport {
   originalEnvelopeFrom?: string | null;
   /** Where the report was addressed (its To), normally one of our return paths (readReturnPath). */
   returnPath?: string | null;
+  /** For a complaint: the ARF Feedback-Type and User-Agent (RFC 5965 §3.1). */
+  feedback?: { type: string; userAgent: string | null };
 }

@@ -18,14 +18,14 @@ export interface RunningServer {
 }
 
 /**
- * Spawns `posthorn serve [args]` with free ports (POSTHORN_HTTP_PORT=0, POSTHORN_SMTP_PORT=0, the
- * implicit-TLS relay off) and logs at info, and
+ * Spawns `posthorn serve [args]` with free ports (POSTHORN_HTTP_PORT=0, POSTHORN_SMTP_PORT=0,
+ * POSTHORN_INBOUND_PORT=0, the implicit-TLS relay off) and logs at info, and
  * resolves once the `api listening` line names its URL. Fails with the child's stderr when it
  * exits first or does not get there within `timeoutMs`.
  */
 export function startServer(env: Record<string, string>, opts: { args?: string[]; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<RunningServer> {
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'bin/posthorn.js', 'serve', ...(opts.args ?? [])], {
-    cwd: REPO_ROOT, env: childEnv({ POSTHORN_HTTP_PORT: '0', POSTHORN_SMTP_PORT: '0', POSTHORN_SMTPS_PORT: '0', POSTHORN_LOG_LEVEL: 'info' }, env), stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO_ROOT, env: childEnv({ POSTHORN_HTTP_PORT: '0', POSTHORN_SMTP_PORT: '0', POSTHORN_SMTPS_PORT: '0', POSTHORN_INBOUND_PORT: '0', POSTHORN_LOG_LEVEL: 'info' }, env), stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';

@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely';
+import { parseAddress } from '../core/mailbox.js';
+import { readToken } from '../feedback/match-report.js';
+import type { Database } from '../storage/database.js';
+
+/** The verdict on one RCPT TO of the inbound MX. */
+export type RcptVerdict = { ok: true; as: 'return_path' | 'complaint_address' } | { ok: false; code: number; enhanced: string; message: string };
+
+/** What the RCPT check needs: the domains table, the return-path secret and the configured names. */
+export interface RcptContext {
+  db: Kysely<Database>;
+  secret: Buffer;
+  bounceHost: string;
+  complaintAddress: string;
+}
+
+/** True when `domain` is the bounce host or `bounce.<a domain in the database>`. */
+async function isBounceDomain(ctx: RcptContext, domain: string): Promise<boolean> {
+  if (domain === ctx.bounceHost.toLowerCase()) return true;
+  if (!domain.startsWith('bounce.')) return false;
+  const row = await ctx.db.selectFrom('domains').select('id').where('name', '=', domain.slice('bounce.'.length)).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Decides a RCPT TO of the inbound MX (issue 04 §2): it takes mail only for return paths whose
+ * token verifies (`b-…@bounce.<domain>` of a domain Posthorn has, or at the bounce host) and for
+ * the complaint address. Anything at another domain is relaying (550 5.7.1, RFC 5321 §3.6.2: an
+ * MX that is not the destination must not relay); an unknown or forged local part at one of our
+ * bounce domains does not exist (550 5.1.1).
+ */
+export async function checkInboundRecipient(ctx: RcptContext, address: string): Promise<RcptVerdict> {
+  if (address.toLowerCase() === ctx.complaintAddress.toLowerCase()) return { ok: true, as: 'complaint_address' };
+  const parsed = parseAddress(address);
+  if ('error' in parsed) return { ok: false, code: 553, enhanced: '5.1.3', message: `Recipient ${address} ${parsed.error}.` };
+  if (!(await isBounceDomain(ctx, parsed.domain))) {
+    return { ok: false, code: 550, enhanced: '5.7.1', message: `Relaying denied: this server takes only bounces and complaint reports for Posthorn, not mail for ${parsed.domain}.` };
+  }
+  const token = readToken(ctx.secret, ctx.bounceHost, `${parsed.local}@${parsed.domain}`);
+  if (token.id !== null) return { ok: true, as: 'return_path' };
+  const why = token.shaped ? 'its return-path token does not verify' : 'it is not a Posthorn return path';
+  return { ok: false, code: 550, enhanced: '5.1.1', message: `No such user ${address}: ${why}.` };
+}
