@@ -3,11 +3,13 @@ import { addDomain, findDomain } from '../domains/add-domain.js';
 import { checkDomain } from '../domains/check-domain.js';
 import { domainView } from '../domains/domain-view.js';
 import { setEd25519 } from '../domains/ed25519-setting.js';
+import { setTracking, TRACKING_OPTIONS, type TrackingOption } from '../domains/tracking-setting.js';
 import type { DomainChecks } from '../domains/verify-domain.js';
 import type { Runtime } from '../main.js';
 import type { DomainTable } from '../storage/database.js';
 import { withDeps, type Command } from './command.js';
-import { checksText, failedPurposes, recordsText } from './format-domain.js';
+import { checksText, complaintRateText, failedPurposes, recordsText } from './format-domain.js';
+import { complaintRate } from '../feedback/complaint-rate.js';
 
 async function accountName(deps: Runtime, accountId: string): Promise<string> {
   const row = await deps.db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirst();
@@ -41,16 +43,19 @@ export const domainShow: Command = {
     const row = await findDomain(deps, args[0]);
     const view = domainView(config, row);
     const checks = lastChecks(row);
+    const rate = await complaintRate(deps.db, row.id, deps.clock.now());
     const lines = [
       `${view.domain} (account ${await accountName(deps, row.account_id)}): ${view.status}${view.sandbox ? ', sandbox domain (verified without DNS)' : ''}`,
       `  verified at:  ${view.verified_at ?? 'never'}`,
       `  last checked: ${view.checked_at ?? 'never'}`,
       ...(view.failing_since ? [`  failing since: ${view.failing_since}`] : []),
+      `  tracking:     ${trackingText(view.tracking)}`,
+      `  complaints:   ${complaintRateText(rate)}`,
       '', 'records:', recordsText(view.records),
       ...(view.dkim_ed25519 ? [`  dkim_ed25519 TXT    ${view.dkim_ed25519.name}\n               ${view.dkim_ed25519.value}`] : []),
       ...(checks ? ['', 'last checks:', checksText(checks, view.records)] : []),
     ];
-    return { json: { ...view, account: await accountName(deps, row.account_id), checks }, text: lines.join('\n') };
+    return { json: { ...view, account: await accountName(deps, row.account_id), checks, complaint_rate: rate }, text: lines.join('\n') };
   }),
 };
 
@@ -76,18 +81,33 @@ export const domainVerify: Command = {
   }),
 };
 
-/** `domain set DOMAIN --ed25519 on|off`: the optional second DKIM signature (RFC 8463) for this domain. */
+/** `domain set DOMAIN [--ed25519 on|off] [--track-opens on|off] [--track-clicks on|off] [--unsubscribe on|off]`. */
 export const domainSet: Command = {
-  words: 'domain set', args: ['DOMAIN'], options: ['ed25519'],
+  words: 'domain set', args: ['DOMAIN'], options: ['ed25519', 'track-opens', 'track-clicks', 'unsubscribe'],
   run: ({ config, args, options }) => {
-    const v = options.ed25519?.trim().toLowerCase();
-    if (v !== 'on' && v !== 'off') throw new CommandError('domain set needs --ed25519 on|off');
+    const onOff = (name: 'ed25519' | TrackingOption): boolean | undefined => {
+      const v = options[name]?.trim().toLowerCase();
+      if (v === undefined) return undefined;
+      if (v !== 'on' && v !== 'off') throw new CommandError(`--${name} takes on or off, got "${options[name]}"`);
+      return v === 'on';
+    };
+    const ed25519 = onOff('ed25519');
+    const tracking = Object.fromEntries((Object.keys(TRACKING_OPTIONS) as TrackingOption[]).map((k) => [k, onOff(k)]).filter(([, v]) => v !== undefined));
+    if (ed25519 === undefined && Object.keys(tracking).length === 0) {
+      throw new CommandError('domain set needs --ed25519 on|off, --track-opens on|off, --track-clicks on|off or --unsubscribe on|off');
+    }
     return withDeps(config, async (deps) => {
-      const view = domainView(config, await setEd25519(deps, args[0] as string, v === 'on'));
-      const text = view.dkim_ed25519
-        ? `Ed25519 signing is on for ${view.domain}. Publish this record too (mail is also signed with RSA, so nothing breaks before it exists):\n\n  dkim_ed25519 TXT    ${view.dkim_ed25519.name}\n               ${view.dkim_ed25519.value}`
-        : `Ed25519 signing is off for ${view.domain}; its record may be removed.`;
-      return { json: view, text };
+      if (Object.keys(tracking).length > 0) await setTracking(deps, args[0] as string, tracking);
+      const row = ed25519 === undefined ? await findDomain(deps, args[0]) : await setEd25519(deps, args[0] as string, ed25519);
+      const view = domainView(config, row);
+      const lines: string[] = [];
+      if (ed25519 !== undefined) {
+        lines.push(view.dkim_ed25519
+          ? `Ed25519 signing is on for ${view.domain}. Publish this record too (mail is also signed with RSA, so nothing breaks before it exists):\n\n  dkim_ed25519 TXT    ${view.dkim_ed25519.name}\n               ${view.dkim_ed25519.value}`
+          : `Ed25519 signing is off for ${view.domain}; its record may be removed.`);
+      }
+      if (Object.keys(tracking).length > 0) lines.push(`${view.domain}: ${trackingText(view.tracking)} (messages may override each; docs/tracking.md)`);
+      return { json: view, text: lines.join('\n') };
     });
   },
 };

@@ -1,5 +1,6 @@
 import type { DomainRecord } from '../domains/dns-records.js';
 import type { DomainChecks } from '../domains/verify-domain.js';
+import type { ComplaintRate } from '../feedback/complaint-rate.js';
 
 const pad = (s: string, n: number): string => s.padEnd(n);
 
@@ -23,4 +24,18 @@ export function checksText(checks: DomainChecks, records: DomainRecord[]): strin
 /** `spf, dkim` — the purposes whose check failed. */
 export function failedPurposes(checks: DomainChecks): string[] {
   return Object.entries(checks).filter(([, c]) => !c.ok).map(([purpose]) => purpose);
+}
+
+/** `0.050% (1 of 2000 delivered, last 30 days); limit 0.1%, warning above 0.08%`. */
+export function complaintRateText(r: ComplaintRate): string {
+  const pct = (x: number): string => `${Number((x * 100).toFixed(3))}%`;
+  const rate = r.rate === null ? 'no deliveries' : pct(r.rate);
+  const note = r.rate !== null && r.rate > r.threshold ? ' — OVER THE LIMIT' : r.rate !== null && r.rate > r.warning_at ? ' — above the warning level' : '';
+  return `${rate} (${r.complaints} complaints, ${r.delivered} delivered, last ${r.window_days} days); limit ${pct(r.threshold)}, warning above ${pct(r.warning_at)}${note}`;
+}
+
+/** `opens on, clicks off, unsubscribe on`: a domain's tracking defaults. */
+export function trackingText(t: { track_opens: boolean; track_clicks: boolean; unsubscribe: boolean }): string {
+  const on = (b: boolean) => (b ? 'on' : 'off');
+  return `opens ${on(t.track_opens)}, clicks ${on(t.track_clicks)}, unsubscribe ${on(t.unsubscribe)}`;
 }

@@ -6,6 +6,7 @@ import { BODY_LIMIT } from '../core/limits.js';
 import { healthRoutes } from './routes/health.js';
 import { sendRoute } from './routes/send.js';
 import { eventsRoute } from './routes/events.js';
+import { domainRoute } from './routes/domain.js';
 import { createSubmitPipeline, type SubmitPipeline } from '../send/submit.js';
 
 
@@ -52,5 +53,6 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
   app.addHook('onClose', async () => pipeline.drain());
   app.register(sendRoute(pipeline));
   app.register(eventsRoute(deps));
+  app.register(domainRoute(deps));
   return app;
 }

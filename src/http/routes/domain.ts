@@ -1,0 +1,34 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { apiError, retryAfterSeconds, UNAUTHORIZED } from '../../core/api-errors.js';
+import { authenticate } from '../../credentials/authenticate.js';
+import { complaintRate } from '../../feedback/complaint-rate.js';
+import { sendError } from '../send-error.js';
+
+/**
+ * `GET /v1/domain`: the API key's own sending domain — name, status, when it was verified, and its
+ * rolling 30-day complaint rate against the 0.1% of the acceptable use policy (spec part 8, issue
+ * 04 §5). The rate is a count over the events table, so reads share the per-key limit of GET
+ * /v1/events (POSTHORN_EVENTS_RATE_LIMIT) under their own key.
+ */
+export function domainRoute(deps: Deps): FastifyPluginAsync {
+  return async (app) => {
+    app.get('/v1/domain', async (req, reply) => {
+      const auth = await authenticate(deps, req.headers.authorization);
+      if (!auth) return sendError(reply, UNAUTHORIZED);
+      const now = deps.clock.now();
+      const decision = await deps.limiter.take(`domain:${auth.keyId}`, deps.config.eventsRateLimit, now);
+      if (!decision.ok) {
+        const wait = retryAfterSeconds(decision.retryAfterMs);
+        return sendError(reply, apiError('rate_limited', `More than ${deps.config.eventsRateLimit} domain reads per second with this key; retry after ${wait} s.`, undefined, wait));
+      }
+      const row = await deps.db.selectFrom('domains').select(['name', 'status', 'verified_at']).where('id', '=', auth.domain.id).executeTakeFirstOrThrow();
+      return reply.send({
+        domain: row.name,
+        status: row.status,
+        verified_at: row.verified_at === null ? null : new Date(Number(row.verified_at)).toISOString(),
+        complaint_rate: await complaintRate(deps.db, auth.domain.id, now),
+      });
+    });
+  };
+}
