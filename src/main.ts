@@ -20,7 +20,7 @@ import type { TlsMaterial } from './http/tls.js';
 import type { RelayPorts } from './smtp/start-relay.js';
 
 /** The roles this release implements; the others in ROLES are refused by name when asked for. */
-export const IMPLEMENTED_ROLES = ['api', 'smtp', 'inbound', 'delivery', 'scheduler'] as const satisfies readonly Role[];
+export const IMPLEMENTED_ROLES = ['api', 'smtp', 'inbound', 'delivery', 'webhooks', 'scheduler'] as const satisfies readonly Role[];
 
 /** A shutdown that has not finished by then is cut short. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -195,8 +195,10 @@ async function startRole(deps: Runtime, role: Role, share: Shared): Promise<Star
       const mx = await startInbound(deps, await share.tls());
       return { inbound: mx.port, stop: mx.stop };
     }
-    case 'webhooks':
-      throw new CommandError(`role ${role} is not built yet in this release`);
+    case 'webhooks': {
+      const { startWebhooks } = await import('./webhooks/start-webhooks.js');
+      return startWebhooks(deps);
+    }
   }
 }
 

@@ -2,6 +2,9 @@ import type { Kysely, Transaction } from 'kysely';
 import type { EventName } from '../core/event-names.js';
 import type { Database, EventTable, SuppressionReason } from '../storage/database.js';
 import { insertChunked } from '../storage/insert-chunked.js';
+import { enqueueWebhooks } from '../webhooks/enqueue-webhooks.js';
+import { webhookPayload } from '../webhooks/webhook-payload.js';
+import { toEventRecord } from './event-record.js';
 
 /** An event to record; `suppress` asks the writer to add the recipient to the suppression list. */
 export interface NewEvent {
@@ -31,8 +34,9 @@ function impliedSuppression(e: NewEvent): SuppressionReason | undefined {
 
 /**
  * The one place events are stored (DESIGN.md): inside the caller's transaction it inserts the
- * events and applies their side effects — suppression on a hard `failed`, `complained`,
- * `unsubscribed`. (Issue 04 adds the webhook outbox row here, in the same transaction.)
+ * events, applies their side effects — suppression on a hard `failed`, `complained`,
+ * `unsubscribed` — and writes a webhook outbox row for each event whose domain has an active
+ * endpoint, so an event is stored and queued for its webhook together or not at all.
  */
 export async function writeEvents(db: Kysely<Database> | Transaction<Database>, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;
@@ -42,6 +46,11 @@ export async function writeEvents(db: Kysely<Database> | Transaction<Database>, 
     details: JSON.stringify(e.details), occurred_at: e.occurredAt,
   }));
   await insertChunked(db, 'events', rows);
+  // The body is the record GET /v1/events returns for the same row (decisions §17), fixed now so
+  // every attempt sends, and signs, the same bytes.
+  await enqueueWebhooks(db, rows.map((row) => ({
+    domainId: row.domain_id, id: row.id, event: row.event, payload: () => webhookPayload(toEventRecord(row)), at: row.occurred_at,
+  })));
   for (const e of events) {
     const reason = impliedSuppression(e);
     if (reason === undefined) continue;

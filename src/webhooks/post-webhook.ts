@@ -22,6 +22,10 @@ export interface PostWebhookOptions {
   lookup?: LookupFunction;
   /** Monotonic milliseconds for durationMs (default: performance.now). */
   now?: () => number;
+  /** A keep-alive agent from webhookAgent (default: a fresh connection per POST). */
+  agent?: http.Agent;
+  /** Aborting ends the POST at once with an error (a dispatcher that is stopping). */
+  signal?: AbortSignal;
 }
 
 /** What the endpoint answered; any status, 3xx included, is a result, not an error. */
@@ -50,7 +54,7 @@ const SNIPPET_BYTES = SNIPPET_CHARS * 4;
  * as a plain non-2xx status. The timeout covers the whole request.
  */
 export function postWebhook(url: string, options: PostWebhookOptions): Promise<WebhookResponse | WebhookFailure> {
-  const { body, allowPrivate, timeoutMs = 15_000, now = () => performance.now() } = options;
+  const { allowPrivate } = options;
   let target: URL;
   try {
     target = new URL(url);
@@ -65,40 +69,81 @@ export function postWebhook(url: string, options: PostWebhookOptions): Promise<W
   if (target.protocol !== 'https:' && !(allowPrivate && target.protocol === 'http:')) {
     return Promise.resolve({ error: `refused: webhook URLs must use https, not ${target.protocol}` });
   }
-  const lookup = allowPrivate ? options.lookup : publicOnlyLookup(options.lookup ?? (dnsLookup as LookupFunction));
+  return attempt(target, options, checkedLookup(allowPrivate, options.lookup), true);
+}
+
+/**
+ * The lookup every webhook socket connects through: without `allowPrivate`, one that refuses any
+ * non-public address in the answer; with it, `lookup` as given (undefined: the system's).
+ */
+export function checkedLookup(allowPrivate: boolean, lookup: LookupFunction | undefined): LookupFunction | undefined {
+  return allowPrivate ? lookup : publicOnlyLookup(lookup ?? (dnsLookup as LookupFunction));
+}
+
+/**
+ * A keep-alive agent for one endpoint whose every new socket connects through `lookup` (pass the
+ * one from checkedLookup). Pooling is as safe as a fresh connection per POST: the address check
+ * runs when a socket connects, and a reused socket stays connected to the address that passed.
+ * Idle sockets close after 4 s, before the 5 s keep-alive of common servers (Node's included),
+ * or sooner when the server's Keep-Alive header says so.
+ */
+export function webhookAgent(protocol: string, lookup: LookupFunction | undefined, maxSockets: number): http.Agent {
+  const opts = { keepAlive: true, maxSockets, timeout: 4_000, ...(lookup ? { lookup } : {}) };
+  return protocol === 'https:' ? new https.Agent(opts) : new http.Agent(opts);
+}
+
+function attempt(target: URL, options: PostWebhookOptions, lookup: LookupFunction | undefined, mayRetry: boolean): Promise<WebhookResponse | WebhookFailure> {
+  const { body, timeoutMs = 15_000, now = () => performance.now(), agent, signal } = options;
   const started = now();
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: WebhookResponse | WebhookFailure) => {
+    const finish = (result: WebhookResponse | WebhookFailure, keepSocket = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      request.destroy();
+      signal?.removeEventListener('abort', onAbort);
+      // A response read to its end leaves the socket to the agent's pool; anything else closes it.
+      if (!keepSocket) request.destroy();
       resolve(result);
     };
+    const onAbort = () => finish({ error: 'aborted: the dispatcher is stopping' });
     const send = target.protocol === 'https:' ? https.request : http.request;
     const request = send(target, {
       method: 'POST',
-      // A fresh connection per POST: a pooled socket would skip the lookup check above.
-      agent: false,
+      // Without a pooled agent, a fresh connection per POST (and so a fresh lookup check).
+      agent: agent ?? false,
       ...(lookup ? { lookup } : {}),
       headers: { 'content-type': 'application/json', ...options.headers, 'content-length': String(Buffer.byteLength(body)) },
     });
     const timer = setTimeout(() => finish({ error: `timed out after ${timeoutMs} ms` }), timeoutMs);
-    request.on('error', (err) => finish({ error: err.message }));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort);
+    request.on('error', (err: Error & { code?: string }) => {
+      // A pooled socket the server closed while idle fails at once; Node's documentation asks the
+      // client to retry such a request on a new socket (http.ClientRequest "reusedSocket").
+      if (!settled && mayRetry && request.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const left = Math.max(1, timeoutMs - (now() - started));
+        resolve(attempt(target, { ...options, timeoutMs: left }, lookup, false));
+        return;
+      }
+      finish({ error: err.message });
+    });
     request.once('response', (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      const done = () => {
+      const done = (complete: boolean) => {
         const text = Buffer.concat(chunks).toString('utf8');
-        finish({ status: response.statusCode ?? 0, durationMs: Math.round(now() - started), responseSnippet: [...text].slice(0, SNIPPET_CHARS).join('') });
+        finish({ status: response.statusCode ?? 0, durationMs: Math.round(now() - started), responseSnippet: [...text].slice(0, SNIPPET_CHARS).join('') }, complete);
       };
       response.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
         size += chunk.length;
-        if (size >= SNIPPET_BYTES) done(); // the rest of a large body is not worth waiting for
+        if (size >= SNIPPET_BYTES) done(false); // the rest of a large body is not worth waiting for
       });
-      response.once('end', done);
+      response.once('end', () => done(true));
       response.on('error', (err) => finish({ error: err.message }));
     });
     request.end(body);

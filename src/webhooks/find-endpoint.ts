@@ -1,0 +1,13 @@
+import type { Selectable } from 'kysely';
+import type { Deps } from '../deps.js';
+import { CommandError } from '../core/command-error.js';
+import { findDomain } from '../domains/add-domain.js';
+import type { DomainTable, WebhookEndpointTable } from '../storage/database.js';
+
+/** The domain and its webhook endpoint; a CommandError naming the fix when it has none. */
+export async function findEndpoint(deps: Pick<Deps, 'db'>, domainName: string): Promise<{ domain: DomainTable; endpoint: Selectable<WebhookEndpointTable> }> {
+  const domain = await findDomain(deps, domainName);
+  const endpoint = await deps.db.selectFrom('webhook_endpoints').selectAll().where('domain_id', '=', domain.id).executeTakeFirst();
+  if (!endpoint) throw new CommandError(`${domain.name} has no webhook; set one with: posthorn webhook set ${domain.name} URL`);
+  return { domain, endpoint };
+}

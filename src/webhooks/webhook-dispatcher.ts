@@ -1,0 +1,182 @@
+import { setMaxListeners } from 'node:events';
+import { hostname } from 'node:os';
+import type http from 'node:http';
+import type { LookupFunction } from 'node:net';
+import type { Deps } from '../deps.js';
+import { createBatcher } from '../storage/batcher.js';
+import { claimDeliveries, releaseDeliveries, type ClaimedDelivery } from './claim-deliveries.js';
+import { parseSecrets, signingSecrets, type StoredSecret } from './endpoint-secrets.js';
+import { checkedLookup, postWebhook, webhookAgent } from './post-webhook.js';
+import { recordAttempts, type AttemptResult } from './record-attempts.js';
+import { signWebhook } from './sign-webhook.js';
+
+export interface DispatcherOptions {
+  /** Rows claimed per query. */
+  claimBatch: number;
+  /** Wait between polls when nothing is due. */
+  idlePollMs: number;
+  /** Name resolution for the endpoints (default: the system's); checked unless allow-private. */
+  lookup?: LookupFunction;
+}
+
+export interface WebhookDispatcher {
+  /** Stops claiming, waits up to `timeoutMs` for POSTs in flight (then aborts them), records what finished and releases the rest. */
+  stop(timeoutMs: number): Promise<void>;
+  /** Resolves when a claim made after this call found nothing due and nothing is in flight (tests, benchmarks). */
+  idle(): Promise<void>;
+  /** Wakes the loop now instead of at the next poll. */
+  nudge(): void;
+}
+
+/**
+ * How long a claim is ours: a POST takes at most POSTHORN_WEBHOOK_TIMEOUT and its record waits
+ * in a group commit, so twice the timeout and half a minute to spare. A dispatcher killed mid-POST
+ * loses its rows to the others when the lease ends (at-least-once: receivers dedupe on webhook-id).
+ */
+export function webhookLeaseMs(timeoutMs: number): number {
+  return 2 * timeoutMs + 30_000;
+}
+
+interface EndpointInfo {
+  url: string;
+  secrets: StoredSecret[];
+}
+
+/**
+ * The `webhooks` role: claims due outbox rows in batches, keeps up to POSTHORN_WEBHOOK_CONCURRENCY
+ * POSTs in flight over keep-alive connections (one agent per endpoint origin), signs each attempt
+ * afresh (its own timestamp, the same webhook-id), and records attempts in group commits.
+ */
+export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): WebhookDispatcher {
+  const workerId = `${hostname()}:${process.pid}:${deps.ids.random(4).toString('hex')}`;
+  const concurrency = deps.config.webhookConcurrency;
+  const leaseMs = webhookLeaseMs(deps.config.webhookTimeout);
+  const allowPrivate = deps.config.webhookAllowPrivate;
+  const lookup = checkedLookup(allowPrivate, opts.lookup);
+  const agents = new Map<string, http.Agent>();
+  const abort = new AbortController();
+  setMaxListeners(0, abort.signal); // one listener per POST in flight
+  let running = true;
+  let inFlight = 0;
+  let wake: (() => void) | null = null;
+  let idleWaiters: { after: number; resolve: () => void }[] = [];
+  let claimRound = 0;
+  const active = new Set<Promise<void>>();
+
+  const recorder = createBatcher<AttemptResult, void>(async (results) => {
+    const now = deps.clock.now();
+    await deps.db.transaction().execute((trx) => recordAttempts(trx, results, deps, workerId, now));
+    return results.map(() => undefined);
+  }, { maxBatch: 500, concurrency: deps.dialect === 'postgres' ? 4 : 1 });
+
+  const sleep = (ms: number) => new Promise<void>((resolve) => {
+    const t = setTimeout(() => { wake = null; resolve(); }, ms);
+    wake = () => { clearTimeout(t); wake = null; resolve(); };
+  });
+
+  function agentFor(url: string): http.Agent | undefined {
+    let origin: URL;
+    try {
+      origin = new URL(url);
+    } catch {
+      return undefined; // postWebhook reports the bad URL
+    }
+    let agent = agents.get(origin.origin);
+    if (!agent) {
+      agent = webhookAgent(origin.protocol, lookup, concurrency);
+      agents.set(origin.origin, agent);
+    }
+    return agent;
+  }
+
+  async function deliver(delivery: ClaimedDelivery, endpoint: EndpointInfo): Promise<void> {
+    const attemptedAt = deps.clock.now();
+    const secrets = signingSecrets(endpoint.secrets, attemptedAt);
+    const agent = agentFor(endpoint.url);
+    const result = secrets.length === 0
+      ? { error: 'endpoint has no signing secret; rotate one with posthorn webhook rotate' }
+      : await postWebhook(endpoint.url, {
+        body: delivery.payload, allowPrivate, timeoutMs: deps.config.webhookTimeout, signal: abort.signal,
+        ...(lookup ? { lookup } : {}), ...(agent ? { agent } : {}),
+        headers: { ...signWebhook({ id: delivery.event_id, timestampSeconds: Math.floor(attemptedAt / 1000), body: delivery.payload, secrets }) },
+      });
+    // Cut short by our own stop: not the endpoint's failure, so not logged; released below.
+    if (abort.signal.aborted && 'error' in result) return;
+    try {
+      await recorder.submit({ delivery, attemptedAt, result });
+    } catch (err) {
+      // Not recorded: the row keeps its lease and is posted again when it ends (at-least-once).
+      deps.log.error({ err, delivery: delivery.id }, 'recording a webhook attempt failed');
+    }
+  }
+
+  async function loadEndpoints(rows: ClaimedDelivery[]): Promise<Map<string, EndpointInfo>> {
+    const ids = [...new Set(rows.map((r) => r.endpoint_id))];
+    const found = await deps.db.selectFrom('webhook_endpoints').select(['id', 'url', 'secrets']).where('id', 'in', ids).execute();
+    return new Map(found.map((e) => [e.id, { url: e.url, secrets: parseSecrets(e.secrets) }]));
+  }
+
+  async function loop(): Promise<void> {
+    while (running) {
+      const room = concurrency - inFlight;
+      // A claim is a write transaction: claim when a quarter of the slots are free, not per finished POST.
+      if (room <= 0 || (inFlight > 0 && room < Math.min(opts.claimBatch, Math.ceil(concurrency / 4)))) { await sleep(opts.idlePollMs); continue; }
+      const round = ++claimRound;
+      let claimed: ClaimedDelivery[];
+      let endpoints: Map<string, EndpointInfo>;
+      try {
+        claimed = await claimDeliveries(deps, workerId, Math.min(room, opts.claimBatch), leaseMs);
+        endpoints = claimed.length > 0 ? await loadEndpoints(claimed) : new Map();
+      } catch (err) {
+        // A database fault must not end the loop; what was claimed keeps its lease and comes back.
+        deps.log.error({ err }, 'claiming webhook deliveries failed');
+        await sleep(opts.idlePollMs * 5);
+        continue;
+      }
+      if (claimed.length === 0) {
+        if (inFlight === 0) {
+          const ready = idleWaiters.filter((w) => w.after < round);
+          idleWaiters = idleWaiters.filter((w) => w.after >= round);
+          ready.forEach((w) => w.resolve());
+        }
+        await sleep(opts.idlePollMs);
+        continue;
+      }
+      for (const delivery of claimed) {
+        const endpoint = endpoints.get(delivery.endpoint_id);
+        if (!endpoint) continue; // removed with its outbox a moment ago (webhook remove)
+        inFlight++;
+        const p = deliver(delivery, endpoint)
+          .catch((err: unknown) => deps.log.error({ err, delivery: delivery.id }, 'webhook attempt failed unexpectedly'))
+          .finally(() => { inFlight--; active.delete(p); if (running && wake) wake(); });
+        active.add(p);
+      }
+    }
+  }
+
+  const done = loop().catch((err: unknown) => deps.log.fatal({ err }, 'webhook dispatch loop stopped'));
+
+  return {
+    async stop(timeoutMs) {
+      running = false;
+      wake?.();
+      await done;
+      const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
+      const finished = await Promise.race([Promise.all([...active]).then(() => 'done' as const), timer]);
+      if (finished === 'timeout') {
+        deps.log.warn({ inFlight }, 'stopping with webhook POSTs in flight: they are aborted and posted again later');
+        abort.abort();
+        await Promise.all([...active]);
+      }
+      await recorder.drain();
+      for (const agent of agents.values()) agent.destroy();
+      // What this dispatcher still holds goes back to the outbox now, not when the lease ends.
+      const released = await releaseDeliveries(deps, workerId, deps.clock.now());
+      if (released > 0) deps.log.info({ released }, 'released webhook deliveries');
+    },
+    idle() {
+      return new Promise<void>((resolve) => { idleWaiters.push({ after: claimRound, resolve }); wake?.(); });
+    },
+    nudge() { wake?.(); },
+  };
+}
