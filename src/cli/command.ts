@@ -11,6 +11,9 @@ export interface CliOptions {
   'rate-limit'?: string;
   'monthly-quota'?: string;
   ed25519?: string;
+  'track-opens'?: string;
+  'track-clicks'?: string;
+  unsubscribe?: string;
 }
 
 /** What a command gets: its positional arguments (after the command words) and the options. */

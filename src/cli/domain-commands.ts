@@ -8,7 +8,7 @@ import type { DomainChecks } from '../domains/verify-domain.js';
 import type { Runtime } from '../main.js';
 import type { DomainTable } from '../storage/database.js';
 import { withDeps, type Command } from './command.js';
-import { checksText, complaintRateText, failedPurposes, recordsText } from './format-domain.js';
+import { checksText, complaintRateText, failedPurposes, recordsText, trackingText } from './format-domain.js';
 import { complaintRate } from '../feedback/complaint-rate.js';
 
 async function accountName(deps: Runtime, accountId: string): Promise<string> {

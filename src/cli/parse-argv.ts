@@ -14,6 +14,9 @@ const OPTIONS = {
   'rate-limit': { type: 'string' },
   'monthly-quota': { type: 'string' },
   ed25519: { type: 'string' },
+  'track-opens': { type: 'string' },
+  'track-clicks': { type: 'string' },
+  unsubscribe: { type: 'string' },
 } as const;
 
 /** argv split into positional words and options; a UsageError for an unknown or malformed option. */

@@ -14,10 +14,18 @@ Commands:
   domain verify DOMAIN                        check the four DNS records now (exit 0 only when verified)
   domain show DOMAIN                          the domain's status, records and last checks
   domain set DOMAIN --ed25519 on|off          also sign with Ed25519 (RFC 8463); prints the extra record
+  domain set DOMAIN [--track-opens on|off] [--track-clicks on|off] [--unsubscribe on|off]
+                                              the domain's tracking defaults (docs/tracking.md)
   key create DOMAIN                           issue the domain's API key; the previous key stops working
   smtp-credential create DOMAIN               a new SMTP relay login for the domain (password shown once)
   smtp-credential revoke USERNAME             that SMTP login stops working; the API key is untouched
   smtp-credential list DOMAIN                 the domain's SMTP logins (usernames and dates only)
+  webhook set DOMAIN URL                      the domain's webhook endpoint (signing secret shown once, on
+                                              creation); setting it again changes the URL and re-enables it
+  webhook rotate DOMAIN                       a new signing secret (shown once); the old one signs beside it
+                                              for POSTHORN_WEBHOOK_SECRET_OVERLAP
+  webhook show DOMAIN                         URL, status, secrets' ages, pending deliveries, last attempts
+  webhook remove DOMAIN                       remove the webhook; its pending deliveries are dropped
   suppression add ADDRESS --account NAME [--reason R]
                                               suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)
   suppression remove ADDRESS --account NAME   take an address off the suppression list

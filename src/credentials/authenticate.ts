@@ -1,11 +1,18 @@
 import type { Deps } from '../deps.js';
 import type { DomainStatus } from '../storage/database.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-format.js';
+import type { TrackingFlags } from '../feedback/tracking-render.js';
+
+/** The domain's tracking defaults as read from its row (0/1 columns). */
+export function domainTracking(row: { track_opens: number; track_clicks: number; unsubscribe: number }): TrackingFlags {
+  return { opens: row.track_opens === 1, clicks: row.track_clicks === 1, unsubscribe: row.unsubscribe === 1 };
+}
 
 /** Who is calling: the key, its sending domain and the domain's account. */
 export interface AuthContext {
   keyId: string;
-  domain: { id: string; name: string; status: DomainStatus; sandbox: boolean };
+  /** `tracking`: the domain's defaults for open and click tracking and unsubscribe (issue 04). */
+  domain: { id: string; name: string; status: DomainStatus; sandbox: boolean; tracking: TrackingFlags };
   account: { id: string; rateLimit: number; monthlyQuota: number | null };
 }
 
@@ -24,14 +31,14 @@ export async function authenticate(deps: Pick<Deps, 'db'>, authorization: string
     .selectFrom('api_keys as k')
     .innerJoin('domains as d', 'd.id', 'k.domain_id')
     .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select(['k.id as key_id', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
+    .select(['k.id as key_id', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'd.track_opens', 'd.track_clicks', 'd.unsubscribe', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
     .where('k.key_hash', '=', hashApiKey(key))
     .where('k.revoked_at', 'is', null)
     .executeTakeFirst();
   if (!row) return null;
   return {
     keyId: row.key_id,
-    domain: { id: row.domain_id, name: row.name, status: row.status, sandbox: row.sandbox === 1 },
+    domain: { id: row.domain_id, name: row.name, status: row.status, sandbox: row.sandbox === 1, tracking: domainTracking(row) },
     account: { id: row.account_id, rateLimit: row.rate_limit, monthlyQuota: row.monthly_quota },
   };
 }

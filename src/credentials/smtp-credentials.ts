@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { CommandError } from '../core/command-error.js';
 import { findDomain } from '../domains/add-domain.js';
-import type { AuthContext } from './authenticate.js';
+import { domainTracking, type AuthContext } from './authenticate.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 
 /** A freshly made SMTP login: the password is returned once and only its hash is stored (decisions §16). */
@@ -102,7 +102,7 @@ export async function authenticateSmtp(deps: Pick<Deps, 'db'>, username: string,
     .selectFrom('smtp_credentials as c')
     .innerJoin('domains as d', 'd.id', 'c.domain_id')
     .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select(['c.id as cred_id', 'c.password_hash', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
+    .select(['c.id as cred_id', 'c.password_hash', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'd.track_opens', 'd.track_clicks', 'd.unsubscribe', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
     .where('c.username', '=', username)
     .where('c.revoked_at', 'is', null)
     .executeTakeFirst();
@@ -120,17 +120,17 @@ export async function smtpContext(deps: Pick<Deps, 'db'>, credentialId: string):
     .selectFrom('smtp_credentials as c')
     .innerJoin('domains as d', 'd.id', 'c.domain_id')
     .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select(['c.id as cred_id', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
+    .select(['c.id as cred_id', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'd.track_opens', 'd.track_clicks', 'd.unsubscribe', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
     .where('c.id', '=', credentialId)
     .where('c.revoked_at', 'is', null)
     .executeTakeFirst();
   return row ? toContext(row) : null;
 }
 
-function toContext(row: { cred_id: string; domain_id: string; name: string; status: AuthContext['domain']['status']; sandbox: number; account_id: string; rate_limit: number; monthly_quota: number | null }): AuthContext {
+function toContext(row: { cred_id: string; domain_id: string; name: string; status: AuthContext['domain']['status']; sandbox: number; track_opens: number; track_clicks: number; unsubscribe: number; account_id: string; rate_limit: number; monthly_quota: number | null }): AuthContext {
   return {
     keyId: row.cred_id,
-    domain: { id: row.domain_id, name: row.name, status: row.status, sandbox: row.sandbox === 1 },
+    domain: { id: row.domain_id, name: row.name, status: row.status, sandbox: row.sandbox === 1, tracking: domainTracking(row) },
     account: { id: row.account_id, rateLimit: row.rate_limit, monthlyQuota: row.monthly_quota },
   };
 }

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { renderMime } from '../send/render-mime.js';
+import { isPersonalized, renderTracked, trackingUrls } from '../feedback/tracking-render.js';
 import type { DkimKey } from './dkim/dkim-sign.js';
 import type { Signer } from './dkim/signer-pool.js';
 import { classifyReply } from './classify-reply.js';
@@ -27,6 +28,8 @@ export interface DeliveryContext {
   signer: Signer;
   transport: Transport;
   returnPathSecret: Buffer;
+  /** Key of open, click and unsubscribe tokens (feedback/tracking-secret.ts). */
+  trackingSecret: Buffer;
 }
 
 function dkimKeys(group: DeliveryGroup): DkimKey[] {
@@ -66,6 +69,13 @@ function fromTransaction(group: DeliveryGroup, result: AttemptResult): Recipient
   });
 }
 
+/** A tracked message's copy for the one recipient of its group, tracking URLs in place (issue 04). */
+function personalized(ctx: DeliveryContext, group: DeliveryGroup): Buffer {
+  const [item, ...rest] = group.items;
+  if (item === undefined || rest.length > 0) throw new Error(`a tracked message is sent to one recipient per transaction, got ${group.items.length}`);
+  return renderTracked(group.message, group.message.tracking, trackingUrls(ctx.trackingSecret, ctx.deps.config.publicUrl, item.recipientId));
+}
+
 /**
  * One attempt for one group: render (or take the relay's MIME), sign, route, send, and turn the
  * replies into per-recipient outcomes. Never throws for delivery problems: they are outcomes.
@@ -77,7 +87,8 @@ export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): 
   let signedAt: number;
   try {
     // Stored as latin1 so every byte of a relayed message survives the text column unchanged.
-    const raw = m.mime !== null ? Buffer.from(m.mime, 'latin1') : renderMime(m.draft!);
+    const raw = isPersonalized(m.tracking) ? personalized(ctx, group)
+      : m.mime !== null ? Buffer.from(m.mime, 'latin1') : renderMime(m.draft!);
     signedAt = deps.clock.now();
     signed = await ctx.signer.sign(raw, dkimKeys(group), signedAt);
   } catch (err) {

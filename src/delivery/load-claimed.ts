@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { JobTable } from '../storage/database.js';
 import type { MessageDraft } from '../send/message-draft.js';
+import { isPersonalized, type TrackingFlags } from '../feedback/tracking-render.js';
 
 /** A message with what signing and events need, loaded once per claimed batch. */
 export interface LoadedMessage {
@@ -14,10 +15,15 @@ export interface LoadedMessage {
   /** The SMTP relay's submitted MIME, when there is one; else the draft is rendered. */
   mime: string | null;
   draft: MessageDraft | null;
+  /** Open and click tracking and the unsubscribe fields, as resolved at submit (issue 04). */
+  tracking: TrackingFlags;
   dkim: { selector: string; privateKeyPem: string; ed25519: { selector: string; privateKeyPem: string } | null };
 }
 
-/** The unit of delivery: one message to the recipients of one domain (at most 100, issue 02 §5). */
+/**
+ * The unit of delivery: one message to the recipients of one domain (at most 100, issue 02 §5),
+ * or to one recipient when the message carries per-recipient tracking or unsubscribe URLs.
+ */
 export interface DeliveryGroup {
   message: LoadedMessage;
   recipientDomain: string;
@@ -34,6 +40,7 @@ export async function loadClaimed(deps: Pick<Deps, 'db'>, jobs: JobTable[]): Pro
   const [messages, recipients] = await Promise.all([
     deps.db.selectFrom('messages as m').innerJoin('domains as d', 'd.id', 'm.domain_id')
       .select(['m.id', 'm.account_id', 'm.domain_id', 'd.name as domain', 'm.from_address', 'm.subject', 'm.tags', 'm.mime', 'm.content',
+        'm.track_opens', 'm.track_clicks', 'm.unsubscribe',
         'd.dkim_selector', 'd.dkim_private_key', 'd.ed25519_selector', 'd.ed25519_private_key'])
       .where('m.id', 'in', messageIds).execute(),
     deps.db.selectFrom('recipients').select(['id', 'address', 'domain', 'status']).where('id', 'in', jobs.map((j) => j.recipient_id)).execute(),
@@ -47,7 +54,10 @@ export async function loadClaimed(deps: Pick<Deps, 'db'>, jobs: JobTable[]): Pro
     const r = byRecipient.get(job.recipient_id);
     // A body purged by retention can no longer be sent (decisions §12 keeps bodies 30 days, retries last 72 h).
     if (!m || !r || (m.mime === null && m.content === null)) { orphans.push(job); continue; }
-    let key = `${m.id}|${r.domain}|0`;
+    const tracking: TrackingFlags = { opens: m.track_opens === 1, clicks: m.track_clicks === 1, unsubscribe: m.unsubscribe === 1 };
+    // Per-recipient URLs make each recipient's copy different: one transaction each. Untracked
+    // mail keeps sharing a transaction per domain, which is most of delivery's speed.
+    let key = isPersonalized(tracking) ? `${m.id}|${r.id}` : `${m.id}|${r.domain}|0`;
     for (let n = 0; (groups.get(key)?.items.length ?? 0) >= MAX_PER_TRANSACTION; n++) key = `${m.id}|${r.domain}|${n + 1}`;
     let g = groups.get(key);
     if (!g) {
@@ -55,7 +65,7 @@ export async function loadClaimed(deps: Pick<Deps, 'db'>, jobs: JobTable[]): Pro
         recipientDomain: r.domain, items: [],
         message: {
           id: m.id, accountId: m.account_id, domainId: m.domain_id, domain: m.domain, from: m.from_address, subject: m.subject,
-          tags: JSON.parse(m.tags) as string[], mime: m.mime, draft: m.content === null ? null : (JSON.parse(m.content) as MessageDraft),
+          tags: JSON.parse(m.tags) as string[], mime: m.mime, draft: m.content === null ? null : (JSON.parse(m.content) as MessageDraft), tracking,
           dkim: {
             selector: m.dkim_selector, privateKeyPem: m.dkim_private_key,
             ed25519: m.ed25519_selector && m.ed25519_private_key ? { selector: m.ed25519_selector, privateKeyPem: m.ed25519_private_key } : null,

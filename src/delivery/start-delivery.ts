@@ -3,6 +3,7 @@ import { createSandboxTransport } from '../sandbox/sandbox-transport.js';
 import { createSignerPool } from './dkim/signer-pool.js';
 import { startDeliveryWorker, type DeliveryWorker } from './delivery-worker.js';
 import { returnPathSecret } from './return-path.js';
+import { trackingSecret } from '../feedback/tracking-secret.js';
 import { createSmtpTransport } from './smtp-transport.js';
 import { resolverLookup } from './smtp/resolver-lookup.js';
 
@@ -16,7 +17,7 @@ export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorke
   const transport = deps.config.sandbox
     ? createSandboxTransport(deps)
     : createSmtpTransport({ heloName: deps.config.hostname, maxConnectionsPerHost: deps.config.mxMaxConnections, lookup: resolverLookup(deps.resolver), log: deps.log });
-  const worker = startDeliveryWorker(deps, { signer, transport, returnPathSecret: await returnPathSecret(deps.db, deps.ids) }, {
+  const worker = startDeliveryWorker(deps, { signer, transport, returnPathSecret: await returnPathSecret(deps.db, deps.ids), trackingSecret: await trackingSecret(deps.db, deps.ids) }, {
     concurrency: deps.config.deliveryConcurrency, claimBatch: 200, idlePollMs: 250,
   });
   return {

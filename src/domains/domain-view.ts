@@ -17,5 +17,7 @@ export function domainView(config: Pick<Config, 'spfIncludeHost' | 'bounceHost'>
     dkim_ed25519: d.ed25519_selector !== null && d.ed25519_public_key !== null
       ? { type: 'TXT' as const, name: `${d.ed25519_selector}._domainkey.${d.name}`, value: ed25519DnsValue(d.ed25519_public_key) }
       : null,
+    /** Issue 04 defaults for this domain's messages; each message may override them (docs/tracking.md). */
+    tracking: { track_opens: d.track_opens === 1, track_clicks: d.track_clicks === 1, unsubscribe: d.unsubscribe === 1 },
   };
 }

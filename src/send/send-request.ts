@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Mailbox } from '../core/mailbox.js';
 
+/** What one message may say about tracking; an absent key leaves the domain's default. */
+export interface TrackingOverrides {
+  opens?: boolean;
+  clicks?: boolean;
+  unsubscribe?: boolean;
+}
+
 /** A validated send request, whatever it came in through (HTTP JSON now, the SMTP relay in issue 03). */
 export interface SendRequest {
   from: Mailbox;
@@ -11,6 +18,11 @@ export interface SendRequest {
   text: string | null;
   tags: string[];
   headers: [string, string][];
+  /**
+   * Per-message overrides of the domain's tracking defaults (issue 04): JSON `track_opens`,
+   * `track_clicks`, `unsubscribe`, or the relay's X-Posthorn-* headers; absent means the default.
+   */
+  tracking?: TrackingOverrides;
   /**
    * A message submitted whole over the SMTP relay: its bytes pass through (issue 03), only the
    * owned headers are rewritten; `html`, `text` and `headers` are then unused.
@@ -24,6 +36,8 @@ export interface SendRequest {
  */
 export function requestFingerprint(r: SendRequest): string {
   if (r.mime) return r.mime.fingerprint;
-  const canonical = JSON.stringify([r.from.name, r.from.address, r.to.map((m) => [m.name, m.address]), r.subject, r.html, r.text, r.tags, r.headers]);
+  // The overrides are appended only when given, so fingerprints stored before issue 04 still match.
+  const overrides = r.tracking && Object.keys(r.tracking).length > 0 ? [[r.tracking.opens ?? null, r.tracking.clicks ?? null, r.tracking.unsubscribe ?? null]] : [];
+  const canonical = JSON.stringify([r.from.name, r.from.address, r.to.map((m) => [m.name, m.address]), r.subject, r.html, r.text, r.tags, r.headers, ...overrides]);
   return createHash('sha256').update(canonical).digest('hex');
 }

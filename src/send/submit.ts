@@ -14,6 +14,7 @@ import { validateSendJson } from './validate-send-json.js';
 import { smtpContext } from '../credentials/smtp-credentials.js';
 import { parseSubmission, type Envelope } from '../smtp/parse-submission.js';
 import { rewriteSubmission } from '../smtp/rewrite-submission.js';
+import { resolveTracking, unsubscribeConflict } from '../feedback/tracking-settings.js';
 
 /** A send as it arrives over HTTP. */
 export interface HttpSubmission {
@@ -111,9 +112,11 @@ export function createSubmitPipeline(deps: Deps): SubmitPipeline {
     const mime = req.mime ? rewriteSubmission(req.mime.raw, { from, messageId: draft.messageId, date: draft.date }).toString('latin1') : null;
     const content = mime === null ? JSON.stringify(draft) : null;
     const body: SendResponse = { id, status: 'queued', dkim: 'signed', dmarc: 'aligned' };
+    const tracking = resolveTracking(auth.domain.tracking, req);
     const recipients = req.to.map((m) => ({ id: deps.ids.next('rcp', now), message_id: id, address: m.address, domain: m.domain, status: 'queued', updated_at: now }));
     const p: MessagePlan = {
-      message: { id, account_id: auth.account.id, domain_id: auth.domain.id, from_address: from.address, subject: req.subject, tags: JSON.stringify(req.tags), content, mime, size: mime === null ? Buffer.byteLength(content ?? '') : mime.length, created_at: now, track_opens: 0, track_clicks: 0, unsubscribe: 0 },
+      message: { id, account_id: auth.account.id, domain_id: auth.domain.id, from_address: from.address, subject: req.subject, tags: JSON.stringify(req.tags), content, mime, size: mime === null ? Buffer.byteLength(content ?? '') : mime.length, created_at: now,
+        track_opens: tracking.opens ? 1 : 0, track_clicks: tracking.clicks ? 1 : 0, unsubscribe: tracking.unsubscribe ? 1 : 0 },
       recipients,
       events: recipients.map((r) => ({
         id: deps.ids.next('evt', now), accountId: auth.account.id, domainId: auth.domain.id, messageId: id, event: 'accepted-by-system' as const,
@@ -161,6 +164,8 @@ export function createSubmitPipeline(deps: Deps): SubmitPipeline {
       if (!auth) return refused(UNAUTHORIZED);
       const req = validateSendJson(input.contentType, input.body);
       if ('type' in req) return refused(req);
+      const conflict = unsubscribeConflict(resolveTracking(auth.domain.tracking, req), req);
+      if (conflict) return refused(conflict);
       return { auth, req, key: input.idempotencyKey };
     }
     const auth = await smtpContext(deps, input.credentialId);
@@ -170,7 +175,14 @@ export function createSubmitPipeline(deps: Deps): SubmitPipeline {
     const req: SendRequest = {
       from: sub.from, to: sub.recipients, subject: sub.subject, html: null, text: null, tags: sub.tags, headers: [],
       mime: { raw: input.raw, fingerprint: sub.fingerprint },
+      tracking: {
+        ...(sub.options.trackOpens !== undefined ? { opens: sub.options.trackOpens } : {}),
+        ...(sub.options.trackClicks !== undefined ? { clicks: sub.options.trackClicks } : {}),
+        ...(sub.options.unsubscribe !== undefined ? { unsubscribe: sub.options.unsubscribe } : {}),
+      },
     };
+    const conflict = unsubscribeConflict(resolveTracking(auth.domain.tracking, req), req);
+    if (conflict) return refused(conflict);
     return { auth, req, key: sub.idempotencyKey };
   }
 

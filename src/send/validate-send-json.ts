@@ -1,9 +1,11 @@
 import { apiError, type ApiError } from '../core/api-errors.js';
 import { parseMailbox, type Mailbox } from '../core/mailbox.js';
 import { validateCustomHeaders } from './custom-headers.js';
-import type { SendRequest } from './send-request.js';
+import type { SendRequest, TrackingOverrides } from './send-request.js';
 
-const FIELDS = new Set(['from', 'to', 'subject', 'html', 'text', 'tags', 'headers', 'template', 'variables']);
+const FIELDS = new Set(['from', 'to', 'subject', 'html', 'text', 'tags', 'headers', 'template', 'variables', 'track_opens', 'track_clicks', 'unsubscribe']);
+/** Issue 04: the per-message overrides of the domain's tracking defaults, JSON booleans. */
+const TRACKING_FIELDS = [['track_opens', 'opens'], ['track_clicks', 'clicks'], ['unsubscribe', 'unsubscribe']] as const;
 /** decisions §3: `to` holds 1 to 50 recipients. */
 export const MAX_RECIPIENTS = 50;
 const MAX_TAGS = 20;
@@ -62,6 +64,17 @@ function validateTags(input: unknown): string[] | ApiError {
   return out;
 }
 
+function validateTracking(body: Record<string, unknown>): TrackingOverrides | ApiError {
+  const out: TrackingOverrides = {};
+  for (const [field, key] of TRACKING_FIELDS) {
+    const v = body[field];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'boolean') return invalid(field, `${field} must be true or false, got ${JSON.stringify(v)}`);
+    out[key] = v;
+  }
+  return out;
+}
+
 function optionalString(body: Record<string, unknown>, field: 'html' | 'text'): string | null | ApiError {
   const v = body[field];
   if (v === undefined || v === null) return null;
@@ -78,7 +91,7 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   if ('error' in parsed) return parsed.error;
   const body = parsed.body;
   for (const key of Object.keys(body)) {
-    if (!FIELDS.has(key)) return invalid(key, `unknown field ${key}; expected from, to, subject, html, text, tags, headers`);
+    if (!FIELDS.has(key)) return invalid(key, `unknown field ${key}; expected from, to, subject, html, text, tags, headers, track_opens, track_clicks, unsubscribe`);
   }
   if (body.template !== undefined || body.variables !== undefined) {
     return invalid(body.template !== undefined ? 'template' : 'variables', 'templates are not available on this server yet; send html or text');
@@ -103,5 +116,7 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   if (!Array.isArray(tags)) return tags;
   const headers = validateCustomHeaders(body.headers);
   if (!Array.isArray(headers)) return headers;
-  return { from, to, subject, html, text, tags, headers };
+  const tracking = validateTracking(body);
+  if ('type' in tracking) return tracking;
+  return { from, to, subject, html, text, tags, headers, tracking };
 }

@@ -8,6 +8,7 @@
 export interface RelayOptions {
   trackOpens?: boolean;
   trackClicks?: boolean;
+  unsubscribe?: boolean;
 }
 
 /** Same limits as the HTTP API's `tags` (validate-send-json.ts). */
@@ -23,13 +24,17 @@ interface RelayHeader {
   apply(value: string, into: { tags: string[]; options: RelayOptions }): Parsed;
 }
 
+/** Spellings of on and off a submitter's mail library may use. */
+const ON = new Set(['yes', 'true', '1']);
+const OFF = new Set(['no', 'false', '0']);
+
 function yesNo(name: string, set: (on: boolean, options: RelayOptions) => void): RelayHeader {
   return {
     name,
     apply(value, into) {
-      const v = value.toLowerCase();
-      if (v !== 'yes' && v !== 'no') return { ok: false, message: `${name} must be yes or no, got "${value}"` };
-      set(v === 'yes', into.options);
+      const v = value.trim().toLowerCase();
+      if (!ON.has(v) && !OFF.has(v)) return { ok: false, message: `${name} must be yes or no (or true/false, 1/0), got "${value}"` };
+      set(ON.has(v), into.options);
       return { ok: true };
     },
   };
@@ -54,4 +59,5 @@ export const RELAY_HEADERS: ReadonlyMap<string, RelayHeader> = new Map([
   ['x-posthorn-tags', { name: 'X-Posthorn-Tags', apply: parseTags }],
   ['x-posthorn-track-opens', yesNo('X-Posthorn-Track-Opens', (on, o) => { o.trackOpens = on; })],
   ['x-posthorn-track-clicks', yesNo('X-Posthorn-Track-Clicks', (on, o) => { o.trackClicks = on; })],
+  ['x-posthorn-unsubscribe', yesNo('X-Posthorn-Unsubscribe', (on, o) => { o.unsubscribe = on; })],
 ]);

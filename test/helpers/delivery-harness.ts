@@ -7,6 +7,7 @@ import { issueApiKey } from '../../src/credentials/issue-api-key.js';
 import { createSignerPool, type Signer } from '../../src/delivery/dkim/signer-pool.js';
 import { startDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from '../../src/delivery/delivery-worker.js';
 import { returnPathSecret } from '../../src/delivery/return-path.js';
+import { trackingSecret } from '../../src/feedback/tracking-secret.js';
 import { createSmtpTransport, type SmtpTimeouts } from '../../src/delivery/smtp-transport.js';
 import type { Transport } from '../../src/delivery/transport.js';
 import { addDomain } from '../../src/domains/add-domain.js';
@@ -61,6 +62,8 @@ export interface DeliveryHarness {
   transport: Transport;
   signer: Signer;
   returnPathSecret: Buffer;
+  /** Key of the open, click and unsubscribe tokens the worker signs. */
+  trackingSecret: Buffer;
   sender: { accountId: string; domainId: string; domain: string; key: string; selector: string };
   /** POST /v1/send with the sender's key. */
   send(body: Record<string, unknown>, key?: string): Promise<{ status: number; body: { id: string; error?: { type: string; field?: string } } }>;
@@ -155,7 +158,8 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
       });
     opened.push(() => transport.close());
     const secret = await returnPathSecret(deps.db, deps.ids);
-    const worker = startDeliveryWorker(deps, { signer, transport, returnPathSecret: secret }, { ...WORKER_DEFAULTS, ...opts.worker });
+    const tracking = await trackingSecret(deps.db, deps.ids);
+    const worker = startDeliveryWorker(deps, { signer, transport, returnPathSecret: secret, trackingSecret: tracking }, { ...WORKER_DEFAULTS, ...opts.worker });
     let stopped = false;
     opened.push(async () => { if (!stopped) await worker.stop(5_000); });
 
@@ -163,7 +167,7 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
     mailauthResolver.setServers([dns.address]);
 
     const harness: DeliveryHarness = {
-      deps, app, pipeline, sink, dns, worker, transport, signer, returnPathSecret: secret,
+      deps, app, pipeline, sink, dns, worker, transport, signer, returnPathSecret: secret, trackingSecret: tracking,
       sender: { accountId: account.id, domainId: domain.id, domain: domain.name, key, selector: domain.dkim_selector },
       async send(body, k = key) {
         const res = await postSend(app, k, body);
