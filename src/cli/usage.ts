@@ -26,12 +26,6 @@ Commands:
                                               for POSTHORN_WEBHOOK_SECRET_OVERLAP
   webhook show DOMAIN                         URL, status, secrets' ages, pending deliveries, last attempts
   webhook remove DOMAIN                       remove the webhook; its pending deliveries are dropped
-  webhook set DOMAIN URL                      the domain's webhook endpoint (signing secret shown once, on
-                                              creation); setting it again changes the URL and re-enables it
-  webhook rotate DOMAIN                       a new signing secret (shown once); the old one signs beside it
-                                              for POSTHORN_WEBHOOK_SECRET_OVERLAP
-  webhook show DOMAIN                         URL, status, secrets' ages, pending deliveries, last attempts
-  webhook remove DOMAIN                       remove the webhook; its pending deliveries are dropped
   suppression add ADDRESS --account NAME [--reason R]
                                               suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)
   suppression remove ADDRESS --account NAME   take an address off the suppression list
