@@ -7,6 +7,7 @@ import { healthRoutes } from './routes/health.js';
 import { sendRoute } from './routes/send.js';
 import { eventsRoute } from './routes/events.js';
 import { domainRoute } from './routes/domain.js';
+import { trackingRoutes } from './routes/tracking.js';
 import { createSubmitPipeline, type SubmitPipeline } from '../send/submit.js';
 
 
@@ -53,6 +54,7 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
   app.addHook('onClose', async () => pipeline.drain());
   app.register(sendRoute(pipeline));
   app.register(eventsRoute(deps));
+  app.register(trackingRoutes(deps));
   app.register(domainRoute(deps));
   return app;
 }
