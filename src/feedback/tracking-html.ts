@@ -23,7 +23,11 @@ const LINK_ELEMENTS = new Set(['a', 'area']);
  * controls and spaces stripped and ASCII tab and newline removed (WHATWG URL, basic URL parser).
  */
 export function hrefUrl(decoded: string): string {
-  return decoded.replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '').replace(/[\t\n\r]/g, '');
+  let start = 0;
+  let end = decoded.length;
+  while (start < end && decoded.charCodeAt(start) <= 0x20) start++;
+  while (end > start && decoded.charCodeAt(end - 1) <= 0x20) end--;
+  return decoded.slice(start, end).replace(/[\t\n\r]/g, '');
 }
 
 interface Edit { start: number; end: number; text: string }
