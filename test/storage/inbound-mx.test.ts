@@ -7,7 +7,7 @@ import { createDeliveryHarness, SENDER_DOMAIN } from '../helpers/delivery-harnes
 import { relayCertificate, SmtpWire } from '../helpers/relay-harness.js';
 import { buildArf, buildDsn, insertDelivered } from '../helpers/report-builders.js';
 import { seedDomain } from '../helpers/seed.js';
-import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
+import { createTestDeps } from '../helpers/test-deps.js';
 import { testDialects } from '../helpers/test-db.js';
 
 /** Listeners on loopback, a free port. */
