@@ -5,7 +5,7 @@ import net from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { postWebhook, type WebhookFailure, type WebhookResponse } from '../../../src/webhooks/post-webhook.js';
+import { checkedLookup, postWebhook, webhookAgent, type WebhookFailure, type WebhookResponse } from '../../../src/webhooks/post-webhook.js';
 import { signWebhook } from '../../../src/webhooks/sign-webhook.js';
 import { newWebhookSecret } from '../../../src/webhooks/webhook-secret.js';
 import { createResolver } from '../../../src/domains/create-resolver.js';
@@ -30,7 +30,7 @@ async function startServer(respond: (req: http.IncomingMessage, res: http.Server
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
   const close = () => { server.closeAllConnections(); return new Promise<void>((r) => server.close(() => r())); };
-  return { port, received, connections: () => connections, close };
+  return { port, received, connections: () => connections, close, closeIdle: () => server.closeIdleConnections() };
 }
 
 /** A lookup that answers from a fixed table, counting calls; stands in for a (hostile) DNS. */
@@ -180,4 +180,64 @@ test('a refused connection is an error, not a throw', async () => {
   const port = (probe.address() as net.AddressInfo).port;
   await new Promise<void>((r) => probe.close(() => r()));
   assert.match(errorOf(await postWebhook(`http://127.0.0.1:${port}/`, { ...post, allowPrivate: true })), /ECONNREFUSED/);
+});
+
+test('a keep-alive agent reuses one connection for POSTs in sequence', async () => {
+  const server = await startServer((_req, res) => res.writeHead(200).end('ok'));
+  const agent = webhookAgent('http:', checkedLookup(true, undefined), 8);
+  try {
+    for (let i = 0; i < 5; i++) {
+      assert.equal(responseOf(await postWebhook(`http://127.0.0.1:${server.port}/`, { ...post, allowPrivate: true, agent })).status, 200);
+    }
+    assert.equal(server.received.length, 5);
+    assert.equal(server.connections(), 1);
+  } finally {
+    agent.destroy();
+    await server.close();
+  }
+});
+
+test('an agent built on the checked lookup refuses a name resolving to 127.0.0.1, whatever lookup the request names', async () => {
+  const { lookup } = stubLookup({ 'evil.test': ['127.0.0.1'] });
+  const agent = webhookAgent('https:', checkedLookup(false, lookup), 8);
+  try {
+    // The agent's own lookup wins over the request's, so every socket it opens is checked.
+    const result = await postWebhook(`https://evil.test:${sink.port}/hook`, { ...post, agent, lookup: stubLookup({ 'evil.test': ['93.184.216.34'] }).lookup });
+    assert.match(errorOf(result), /refused: evil\.test resolves to 127\.0\.0\.1/);
+    assert.equal(sink.connections(), 0);
+  } finally {
+    agent.destroy();
+  }
+});
+
+test('a pooled socket the server closed while idle is retried once on a new connection', async () => {
+  const server = await startServer((_req, res) => res.writeHead(200, { connection: 'keep-alive' }).end('ok'));
+  const agent = webhookAgent('http:', checkedLookup(true, undefined), 8);
+  try {
+    assert.equal(responseOf(await postWebhook(`http://127.0.0.1:${server.port}/`, { ...post, allowPrivate: true, agent })).status, 200);
+    // Close every server-side socket while the client still holds it in its pool.
+    server.closeIdle();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(responseOf(await postWebhook(`http://127.0.0.1:${server.port}/`, { ...post, allowPrivate: true, agent })).status, 200);
+    assert.equal(server.received.length, 2);
+  } finally {
+    agent.destroy();
+    await server.close();
+  }
+});
+
+test('aborting the signal ends a POST at once with an error', async () => {
+  const sockets = new Set<net.Socket>();
+  const silent = net.createServer((s) => { sockets.add(s); s.on('error', () => {}); });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  try {
+    const abort = new AbortController();
+    const pending = postWebhook(`http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/`, { ...post, allowPrivate: true, signal: abort.signal });
+    while (sockets.size === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    abort.abort();
+    assert.match(errorOf(await pending), /aborted/);
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((r) => silent.close(() => r()));
+  }
 });
