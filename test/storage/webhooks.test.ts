@@ -4,7 +4,7 @@
 // of failures, rotation, the SSRF guard through the dispatcher, and a graceful stop.
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
+import type net from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { Webhook } from 'standardwebhooks';
 import { toEventRecord } from '../../src/events/event-record.js';
