@@ -1,5 +1,6 @@
 import { CommandError } from '../core/command-error.js';
 import { SANDBOX_BEHAVIOURS } from '../sandbox/sandbox-transport.js';
+import { SANDBOX_TRIGGERS } from '../sandbox/sandbox-triggers.js';
 import { decodeEncodedWords } from '../smtp/header-text.js';
 import { iso, withDeps, type Command } from './command.js';
 
@@ -16,7 +17,7 @@ export const sandboxList: Command = {
       id: r.id, message_id: r.message_id, mail_from: r.mail_from, to: JSON.parse(r.recipients) as string[],
       subject: decodeEncodedWords(/^Subject: (.*(?:\r\n[ \t].*)*)/m.exec(Buffer.from(r.raw, 'latin1').toString('utf8'))?.[1]?.replace(/\r\n[ \t]/g, ' ') ?? ''), received_at: iso(r.created_at),
     }));
-    const help = SANDBOX_BEHAVIOURS.map((b) => `  ${b.prefix}@… (or ${b.prefix}+tag@…): ${b.what}`).join('\n');
+    const help = [...SANDBOX_BEHAVIOURS, ...SANDBOX_TRIGGERS].map((b) => `  ${b.prefix}@… (or ${b.prefix}+tag@…): ${b.what}`).join('\n');
     const text = messages.length === 0
       ? `The sandbox mailbox is empty. Send to any address; these local parts trigger outcomes:\n${help}`
       : messages.map((m) => `${m.id}  ${m.received_at}  ${m.to.join(', ')}  ${m.subject}`).join('\n');

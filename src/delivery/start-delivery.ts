@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { createSandboxTransport } from '../sandbox/sandbox-transport.js';
+import { startSandboxTriggers } from '../sandbox/sandbox-triggers.js';
 import { createSignerPool } from './dkim/signer-pool.js';
 import { startDeliveryWorker, type DeliveryWorker } from './delivery-worker.js';
 import { returnPathSecret } from './return-path.js';
@@ -17,12 +18,16 @@ export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorke
   const transport = deps.config.sandbox
     ? createSandboxTransport(deps)
     : createSmtpTransport({ heloName: deps.config.hostname, maxConnectionsPerHost: deps.config.mxMaxConnections, lookup: resolverLookup(deps.resolver), log: deps.log });
-  const worker = startDeliveryWorker(deps, { signer, transport, returnPathSecret: await returnPathSecret(deps.db, deps.ids), trackingSecret: await trackingSecret(deps.db, deps.ids) }, {
+  const secrets = { returnPathSecret: await returnPathSecret(deps.db, deps.ids), trackingSecret: await trackingSecret(deps.db, deps.ids) };
+  const worker = startDeliveryWorker(deps, { signer, transport, ...secrets }, {
     concurrency: deps.config.deliveryConcurrency, claimBatch: 200, idlePollMs: 250,
   });
+  // The sandbox's open@, click@ and unsubscribe@ act on what the sandbox mailbox received.
+  const triggers = deps.config.sandbox ? startSandboxTriggers(deps, secrets) : null;
   return {
     worker,
     async stop() {
+      await triggers?.stop();
       const deadline = performance.now() + STOP_TIMEOUT_MS;
       await worker.stop(STOP_TIMEOUT_MS);
       // A session stuck mid-DATA may take its full timeout to close; stop waiting at the deadline.

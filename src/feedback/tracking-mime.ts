@@ -138,3 +138,24 @@ function rewriteEntity(entity: string, depth: number, state: State): string {
 export function trackMimeHtml(message: string, tracking: HtmlTracking): string {
   return rewriteEntity(message, 0, { tracking, pixelPlaced: false });
 }
+
+/** The decoded html bodies (latin1 byte strings) of a message, found as trackMimeHtml finds them. */
+export function htmlBodies(message: string): string[] {
+  const out: string[] = [];
+  const walk = (entity: string, depth: number): void => {
+    const { fields, bodyStart } = splitEntity(entity);
+    const ct = field(fields, 'content-type');
+    const parsed = ct ? mimeFuncs.parseHeaderValue(ct.value) : { value: 'text/plain', params: {} as Record<string, string> };
+    const type = String(parsed.value || 'text/plain').toLowerCase();
+    const params = parsed.params as Record<string, string>;
+    const body = entity.slice(bodyStart);
+    if (type === 'text/html') {
+      const cte = (field(fields, 'content-transfer-encoding')?.value ?? '7bit').toLowerCase();
+      out.push(cte === 'quoted-printable' ? decodeQp(body) : cte === 'base64' ? Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('latin1') : body);
+    } else if (type.startsWith('multipart/') && depth < MAX_DEPTH && params.boundary) {
+      for (const p of multipartParts(body, params.boundary)) walk(body.slice(p.start, p.end), depth + 1);
+    }
+  };
+  walk(message, 0);
+  return out;
+}

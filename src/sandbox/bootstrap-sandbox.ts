@@ -39,6 +39,8 @@ export async function bootstrapSandbox(deps: Deps): Promise<Omit<SandboxWelcome,
       ?? await createAccount(tx, SANDBOX.account);
     const domain = await trx.selectFrom('domains').select('id').where('name', '=', SANDBOX.domain).executeTakeFirst()
       ?? await addDomain(tx, SANDBOX.account, SANDBOX.domain, { sandbox: true });
+    // Tracking and unsubscribe on, so the sandbox shows the whole lifecycle (issue 04 §6).
+    await trx.updateTable('domains').set({ track_opens: 1, track_clicks: 1, unsubscribe: 1 }).where('id', '=', domain.id).execute();
     const { key } = await replaceApiKey(trx, deps.ids, now, domain.id);
     const smtp = await createSmtpCredential(tx, SANDBOX.domain);
     deps.log.info({ account: SANDBOX.account, accountId: account.id, domain: SANDBOX.domain }, 'sandbox bootstrapped');

@@ -1,10 +1,13 @@
 import type { Deps } from '../deps.js';
 import type { AttemptResult, DeliveryAttempt, RecipientReply, SmtpReply, Transport } from '../delivery/transport.js';
+import { triggerFor } from './sandbox-triggers.js';
 
 /**
  * What the sandbox answers for a recipient, chosen by the local part (before any `+tag`), so a
  * user can watch every outcome without the internet (operations.md, sandbox mode). Replies are
  * the ones real servers send, so they go through the same classification as real mail.
+ * Recipients that act after delivery (open@, click@, unsubscribe@) are SANDBOX_TRIGGERS
+ * (sandbox-triggers.ts); they get the ordinary 250.
  */
 export const SANDBOX_BEHAVIOURS: { prefix: string; reply: (attempt: number) => SmtpReply; what: string }[] = [
   { prefix: 'bounce', what: 'hard bounce: failed, address suppressed',
@@ -36,6 +39,7 @@ export function createSandboxTransport(deps: Pick<Deps, 'db' | 'clock' | 'ids'>)
         await deps.db.insertInto('sandbox_messages').values({
           id: deps.ids.next('msg', now).replace(/^msg_/, 'sbx_'), message_id: messageId, mail_from: attempt.envelopeFrom,
           recipients: JSON.stringify(accepted), raw: attempt.raw.toString('latin1'), created_at: now,
+          triggers_pending: accepted.some((a) => triggerFor(a) !== undefined) ? 1 : 0,
         }).execute();
       }
       return { kind: 'transaction', mxHost: 'sandbox', tls: null, recipients };

@@ -216,6 +216,8 @@ export interface SandboxMessageTable {
   recipients: string;
   raw: string;
   created_at: number;
+  /** 1 while a recipient's sandbox trigger (open@, click@, unsubscribe@…) has yet to act (sandbox/sandbox-triggers.ts). */
+  triggers_pending: number;
 }
 
 export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'disabled'] as const;

@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-delivery.js';
 import * as m0003 from './migrations/0003-unlogged-rate-limits.js';
 import * as m0004 from './migrations/0004-feedback.js';
+import * as m0005 from './migrations/0005-sandbox-triggers.js';
 
 /** Numbered, forward-only migrations (DESIGN.md convention 3), listed in code so no file scan is needed. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-delivery': m0002,
   '0003-unlogged-rate-limits': m0003,
   '0004-feedback': m0004,
+  '0005-sandbox-triggers': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
