@@ -109,7 +109,7 @@ function rewriteHtmlPart(entity: string, fields: Field[], bodyStart: number, par
   if (!rewritten.split('\r\n').some((line) => line.length > MAX_LINE)) return head + rewritten;
   // A long tracked URL can push a line over 998 octets: the part becomes quoted-printable.
   const cteLine = 'Content-Transfer-Encoding: quoted-printable\r\n';
-  const newHead = cteField ? head.slice(0, cteField.start) + cteLine + head.slice(cteField.end) : cteLine + head;
+  const newHead = cteField ? head.slice(0, cteField.start) + cteLine + head.slice(cteField.end) : head.slice(0, -2) + cteLine + head.slice(-2);
   return newHead + qp.wrap(qp.encode(Buffer.from(rewritten, 'latin1')), 76);
 }
 
