@@ -8,6 +8,8 @@ export interface ReceivedWebhook {
   signature: string;
   body: string;
   receivedAt: number;
+  /** The status answered, or null while (or because) it hangs. */
+  answered: number | null;
 }
 
 /** How to answer a request: a status and body, or 'hang' to never answer. */
@@ -35,11 +37,12 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('end', () => {
       const r: ReceivedWebhook = {
         id: String(req.headers['webhook-id'] ?? ''), timestamp: String(req.headers['webhook-timestamp'] ?? ''),
-        signature: String(req.headers['webhook-signature'] ?? ''), body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now(),
+        signature: String(req.headers['webhook-signature'] ?? ''), body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now(), answered: null,
       };
       received.push(r);
       const a = answer(r, received.length);
       if (a === 'hang') return;
+      r.answered = a.status;
       res.writeHead(a.status, a.headers).end(a.body ?? '');
     });
   });
