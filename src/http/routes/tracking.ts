@@ -35,11 +35,13 @@ function tokenParam(req: FastifyRequest): string {
  */
 export function trackingRoutes(deps: Deps): FastifyPluginAsync {
   return async (app) => {
-    const secret = await trackingSecret(deps.db, deps.ids);
+    // Read (or made) on first use, not at start: an API that never sees a tracking URL writes nothing.
+    let loaded: Promise<Buffer> | null = null;
+    const key = (): Promise<Buffer> => (loaded ??= trackingSecret(deps.db, deps.ids).catch((err: unknown) => { loaded = null; throw err; }));
 
     app.get('/t/o/*', async (req, reply) => {
       try {
-        await recordOpen(deps, secret, { token: tokenParam(req), userAgent: userAgent(req), ip: req.ip });
+        await recordOpen(deps, await key(), { token: tokenParam(req), userAgent: userAgent(req), ip: req.ip });
       } catch (err) {
         // The reader's image never breaks over our database: the open is lost, the pixel is not.
         req.log.error({ err }, 'recording an open failed');
@@ -49,6 +51,7 @@ export function trackingRoutes(deps: Deps): FastifyPluginAsync {
 
     app.get('/t/c/*', async (req, reply) => {
       const token = tokenParam(req);
+      const secret = await key();
       const valid = readToken(secret, 'click', token);
       // No Location on a bad token: the URL inside it is not one we signed (no open redirect).
       if (valid === null) return reply.code(404).headers(PAGE_HEADERS).send(invalidLinkPage('click'));
@@ -61,7 +64,7 @@ export function trackingRoutes(deps: Deps): FastifyPluginAsync {
     });
 
     app.get('/u/*', async (req, reply) => {
-      const target = await unsubscribeTarget(deps, secret, tokenParam(req));
+      const target = await unsubscribeTarget(deps, await key(), tokenParam(req));
       if (target === null) return reply.code(400).headers(PAGE_HEADERS).send(invalidLinkPage('unsubscribe'));
       return reply.code(200).headers(PAGE_HEADERS).send(confirmPage(target.address));
     });
@@ -71,7 +74,7 @@ export function trackingRoutes(deps: Deps): FastifyPluginAsync {
       // the signed token alone says who. Our own confirmation page adds `via=page`.
       const body = Buffer.isBuffer(req.body) ? req.body.toString('latin1') : '';
       const method = new URLSearchParams(body).get('via') === 'page' ? 'page' : 'one-click';
-      const result = await recordUnsubscribe(deps, secret, { token: tokenParam(req), userAgent: userAgent(req), method });
+      const result = await recordUnsubscribe(deps, await key(), { token: tokenParam(req), userAgent: userAgent(req), method });
       if (result.kind === 'invalid') return reply.code(400).headers(PAGE_HEADERS).send(invalidLinkPage('unsubscribe'));
       return reply.code(200).headers(PAGE_HEADERS).send(unsubscribedPage(result.address));
     });
