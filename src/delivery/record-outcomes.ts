@@ -78,7 +78,7 @@ export function planOutcomes(results: GroupResult[], cfg: Pick<Config, 'retrySch
 }
 
 /** Writes a plan in the caller's transaction; jobs are finished only while this worker still holds them. */
-export async function writeOutcomes(trx: Transaction<Database> | Kysely<Database>, plan: Plan, workerId: string, now: number): Promise<void> {
+export async function writeOutcomes(trx: Transaction<Database>, plan: Plan, workerId: string, now: number): Promise<void> {
   await writeEvents(trx, plan.events);
   for (const [status, ids] of plan.status) {
     await trx.updateTable('recipients').set({ status, updated_at: now }).where('id', 'in', ids).execute();

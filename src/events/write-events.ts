@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { EventName } from '../core/event-names.js';
 import type { Database, EventTable, SuppressionReason } from '../storage/database.js';
 import { insertChunked } from '../storage/insert-chunked.js';
@@ -33,12 +33,12 @@ function impliedSuppression(e: NewEvent): SuppressionReason | undefined {
 }
 
 /**
- * The one place events are stored (DESIGN.md): inside the caller's transaction it inserts the
+ * The one place events are stored (DESIGN.md): inside the caller's transaction (the type demands one) it inserts the
  * events, applies their side effects — suppression on a hard `failed`, `complained`,
  * `unsubscribed` — and writes a webhook outbox row for each event whose domain has an active
  * endpoint, so an event is stored and queued for its webhook together or not at all.
  */
-export async function writeEvents(db: Kysely<Database> | Transaction<Database>, events: readonly NewEvent[]): Promise<void> {
+export async function writeEvents(db: Transaction<Database>, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;
   const rows: EventTable[] = events.map((e) => ({
     id: e.id, account_id: e.accountId, domain_id: e.domainId, message_id: e.messageId, event: e.event,

@@ -2,7 +2,9 @@ import type { Deps } from '../deps.js';
 import { readReturnPath } from '../delivery/return-path.js';
 import { PREFETCH_WINDOW_MS } from '../feedback/tracking-automated.js';
 import { recordClick, recordOpen } from '../feedback/tracking-record.js';
+import { receiveReport } from '../feedback/receive-report.js';
 import { recordUnsubscribe } from '../feedback/unsubscribe-record.js';
+import { buildSandboxComplaint } from './sandbox-complaint.js';
 import { deliveredTokens, type DeliveredTokens } from './sandbox-links.js';
 
 /** What a trigger acts on: one delivered recipient of one sandbox mailbox row. */
@@ -41,8 +43,9 @@ async function open(ctx: TriggerContext): Promise<void> {
 
 /**
  * The trigger table. Each runs the same functions as the HTTP routes, with the token taken from
- * the delivered message. A `complain@` entry is one more row whose `run` builds an ARF report
- * (sandbox-complaint.ts) and hands it to the inbound path's `receiveReport`.
+ * the delivered message; `complain@` builds the ARF report a mailbox provider's feedback loop
+ * would send and hands it to the inbound MX's own `receiveReport`, so parsing, matching by the
+ * signed return path, dedupe and suppression are the real ones.
  */
 export const SANDBOX_TRIGGERS: readonly SandboxTrigger[] = [
   {
@@ -72,6 +75,18 @@ export const SANDBOX_TRIGGERS: readonly SandboxTrigger[] = [
       }
       // Idempotent by itself (`unsubscribed:<recipient id>`), so no extra key is needed.
       await recordUnsubscribe(ctx.deps, ctx.trackingSecret, { token: ctx.tokens.unsubscribe, userAgent: SANDBOX_USER_AGENT, method: 'one-click' });
+    },
+  },
+  {
+    prefix: 'complain', what: 'delivered, then reported as spam through an ARF feedback-loop report (RFC 5965): complained, suppressed',
+    delayMs: 0,
+    async run(ctx) {
+      const { deps } = ctx;
+      const raw = buildSandboxComplaint({
+        original: ctx.raw, envelopeFrom: ctx.mailFrom, recipient: ctx.recipient.address, complaintAddress: deps.config.complaintAddress, now: deps.clock.now(),
+      });
+      // A second run after a crash stores a second report; applying it is deduplicated (`complained:<recipient id>`).
+      await receiveReport(deps, { raw, mailFrom: '', rcptTo: [deps.config.complaintAddress], remoteAddress: '127.0.0.1' });
     },
   },
 ];

@@ -129,11 +129,12 @@ export function createRelayServer(
       void findSuppressed(deps.db, ctx.auth.account.id, [recipient]).then(async (hits) => {
         if (hits.size === 0) return callback();
         const now = deps.clock.now();
-        await writeEvents(deps.db, [{
+        // In a transaction: the writer adds the event's webhook outbox row, which must commit with it.
+        await deps.db.transaction().execute((trx) => writeEvents(trx, [{
           id: deps.ids.next('evt', now), accountId: ctx.auth.account.id, domainId: ctx.auth.domain.id, messageId: deps.ids.next('msg', now),
           event: 'rejected-by-system', recipient, from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', subject: '', tags: [],
           details: { reason: 'suppressed', suppression_reason: hits.get(recipient.toLowerCase()), via: 'smtp' }, occurredAt: now,
-        }]);
+        }]));
         return callback(refuse(session, smtpError(550, '5.1.1', `Recipient ${recipient} is on the suppression list; not sent.`)));
       }).catch((err: unknown) => {
         deps.log.error({ err }, 'relay: suppression check failed');

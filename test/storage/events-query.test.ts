@@ -62,7 +62,7 @@ async function seed(t: TestDeps, accountId: string, domainId: string, count: num
     from: 'app@example.com', subject: `Subject ${s.recipient}`, tags: ['welcome', s.event], details: { mx: 'mx.example.net', n: 1 },
     occurredAt: s.occurredAt,
   }));
-  await writeEvents(t.db, events);
+  await t.db.transaction().execute((trx) => writeEvents(trx, events));
   return events
     .map((e): EventRecord => ({
       id: e.id, event: e.event, occurred_at: new Date(e.occurredAt).toISOString(), message_id: e.messageId, from: e.from,
@@ -219,7 +219,7 @@ for (const dialect of testDialects()) {
         const base = { accountId: 'acc_1', domainId, messageId: t.ids.next('msg', midnight), event: 'delivered' as const,
           recipient: 'a@example.net', from: 'app@example.com', subject: 's', tags: [], details: {} };
         const times = [midnight - 86_400_000 - 1, midnight - 86_400_000, midnight - 1, midnight, midnight + 1];
-        await writeEvents(t.db, times.map((ms) => ({ ...base, id: t.ids.next('evt', ms), occurredAt: ms })));
+        await t.db.transaction().execute((trx) => writeEvents(trx, times.map((ms) => ({ ...base, id: t.ids.next('evt', ms), occurredAt: ms }))));
         const got = async (q: string) => (await page(q)).events.map((e) => Date.parse(e.occurred_at)).sort((a, b) => a - b);
         assert.deepEqual(await got('?start=2026-11-21'), [midnight, midnight + 1]);
         assert.deepEqual(await got('?end=2026-11-21'), times.slice(0, 4));

@@ -61,7 +61,7 @@ for (const dialect of testDialects()) {
     test('events older than 120 days are deleted, younger ones kept', async () => {
       const old = [event(121 * DAY), event(EVENT_RETENTION_MS + 1), event(400 * DAY)];
       const kept = [event(119 * DAY), event(EVENT_RETENTION_MS), event(0)];
-      await writeEvents(t.db, [...old, ...kept]);
+      await t.db.transaction().execute((trx) => writeEvents(trx, [...old, ...kept]));
       const counts = await purgeRetention(t);
       assert.equal(counts.events, 3);
       assert.deepEqual(await remainingEvents(), kept.map((e) => e.id).sort());
@@ -75,7 +75,7 @@ for (const dialect of testDialects()) {
     test('large purges go in batches until nothing is left', async () => {
       const old = Array.from({ length: 23 }, (_, i) => event(130 * DAY + i));
       const kept = event(DAY);
-      await writeEvents(t.db, [...old, kept]);
+      await t.db.transaction().execute((trx) => writeEvents(trx, [...old, kept]));
       const counts = await purgeRetention(t, { batchSize: 5 });
       assert.equal(counts.events, 23);
       assert.deepEqual(await remainingEvents(), [kept.id]);
@@ -92,7 +92,7 @@ for (const dialect of testDialects()) {
         id: 'job_1', kind: 'deliver', message_id: pending, recipient_id: 'rcp_1', run_at: t.clock.now(), attempts: 3, locked_by: null,
         locked_until: null, last_error: null, created_at: 0,
       }).execute();
-      await writeEvents(t.db, [event(31 * DAY, stale), event(30 * DAY, stale)]);
+      await t.db.transaction().execute((trx) => writeEvents(trx, [event(31 * DAY, stale), event(30 * DAY, stale)]));
 
       const counts = await purgeRetention(t);
       assert.equal(counts.bodies, 1);

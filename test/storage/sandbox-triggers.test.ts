@@ -66,6 +66,28 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await h.timeline(id, 'open@example.org'), ['accepted-by-system', 'accepted-by-mta', 'delivered', 'opened']);
     });
 
+    test('complain@ is reported through an ARF report to the inbound path: complained and suppressed once, tracking on or off', async () => {
+      await start();
+      // Tracking off: complain@ shares one transaction (a message-wide return path) with another recipient.
+      await h.deps.db.updateTable('domains').set({ track_opens: 0, track_clicks: 0, unsubscribe: 0 }).where('id', '=', h.sender.domainId).execute();
+      const id = await send(['complain@example.org', 'you@example.org']);
+      await h.run();
+      assert.equal(await triggers(), 1);
+      const events = await h.events(id, 'complain@example.org');
+      assert.deepEqual(events.map((e) => e.event), ['accepted-by-system', 'accepted-by-mta', 'delivered', 'complained']);
+      assert.equal(events[3]!.details.feedback_type, 'abuse');
+      const sup = await h.deps.db.selectFrom('suppressions').select('reason').where('address', '=', 'complain@example.org').executeTakeFirst();
+      assert.deepEqual(sup, { reason: 'complaint' });
+      assert.deepEqual(await h.timeline(id, 'you@example.org'), ['accepted-by-system', 'accepted-by-mta', 'delivered']);
+      const report = await h.deps.db.selectFrom('inbound_reports').select(['state', 'rcpt_to']).executeTakeFirstOrThrow();
+      assert.deepEqual([report.state, JSON.parse(report.rcpt_to)], ['processed', [h.deps.config.complaintAddress]]);
+
+      // Run again as after a crash before the mark was cleared: a second report, still one event.
+      await h.deps.db.updateTable('sandbox_messages').set({ triggers_pending: 1 }).execute();
+      await triggers();
+      assert.equal((await h.events(id, 'complain@example.org')).filter((e) => e.event === 'complained').length, 1);
+    });
+
     test('with tracking off, open@ and click@ are delivered and record nothing more', async () => {
       await start();
       await h.deps.db.updateTable('domains').set({ track_opens: 0, track_clicks: 0, unsubscribe: 0 }).where('id', '=', h.sender.domainId).execute();
