@@ -18,12 +18,21 @@ export interface PurgeCounts {
   bodies: number;
   idempotencyKeys: number;
   rateLimits: number;
+  /** Dedupe keys of feedback (feedback_keys) whose events are gone. */
+  feedbackKeys: number;
+  /** Processed inbound reports (they carry copies of messages: body retention applies). */
+  inboundReports: number;
+  /** Finished webhook deliveries (delivered or given up) and attempt-log rows. */
+  webhookDeliveries: number;
+  webhookAttempts: number;
 }
 
 /**
  * Removes what retention no longer allows, as of `deps.clock.now()`: events older than 120 days,
  * message bodies older than `config.bodyRetention` (the message row and its events stay, decisions
- * §12), expired idempotency keys (decisions §7) and idle rate-limit rows. Safe to run on several
+ * §12), expired idempotency keys (decisions §7), idle rate-limit rows, feedback dedupe keys as old
+ * as the events they guard, and — like bodies, since they hold message copies and payloads —
+ * processed inbound reports, finished webhook deliveries and the webhook delivery log. Safe to run on several
  * nodes at once. Deletes go through `WHERE key IN (SELECT … LIMIT n)` because neither SQLite
  * (without a compile option) nor PostgreSQL supports `DELETE … LIMIT`.
  */
@@ -64,7 +73,26 @@ export async function purgeRetention(
     .where('key', 'in', db.selectFrom('rate_limits').select('key').where('tat', '<', rateCutoff).limit(batch))
     .executeTakeFirst()).numDeletedRows);
 
-  return { events, bodies, idempotencyKeys, rateLimits };
+  // A dedupe key outlives its event by nothing: once the event is purged, a repeat of its report
+  // could only add an event nobody can compare it with.
+  const feedbackKeys = await inBatches(batch, async () => (await db.deleteFrom('feedback_keys')
+    .where('key', 'in', db.selectFrom('feedback_keys').select('key').where('created_at', '<', eventCutoff).limit(batch))
+    .executeTakeFirst()).numDeletedRows);
+
+  const inboundReports = await inBatches(batch, async () => (await db.deleteFrom('inbound_reports')
+    .where('id', 'in', db.selectFrom('inbound_reports').select('id').where('state', '=', 'processed').where('received_at', '<', bodyCutoff).limit(batch))
+    .executeTakeFirst()).numDeletedRows);
+
+  // Pending deliveries are never purged (a disabled endpoint's wait for re-enabling): only finished ones.
+  const webhookDeliveries = await inBatches(batch, async () => (await db.deleteFrom('webhook_deliveries')
+    .where('id', 'in', db.selectFrom('webhook_deliveries').select('id').where('state', '!=', 'pending').where('created_at', '<', bodyCutoff).limit(batch))
+    .executeTakeFirst()).numDeletedRows);
+
+  const webhookAttempts = await inBatches(batch, async () => (await db.deleteFrom('webhook_attempts')
+    .where('id', 'in', db.selectFrom('webhook_attempts').select('id').where('attempted_at', '<', bodyCutoff).limit(batch))
+    .executeTakeFirst()).numDeletedRows);
+
+  return { events, bodies, idempotencyKeys, rateLimits, feedbackKeys, inboundReports, webhookDeliveries, webhookAttempts };
 }
 
 /** Runs `step` until it affects fewer rows than a full batch; returns the total affected. */

@@ -146,9 +146,50 @@ for (const dialect of testDialects()) {
         { key: 'busy', tat: (now + 500) * 1000 },
       ]).execute();
       const counts = await purgeRetention(t);
-      assert.deepEqual(counts, { events: 0, bodies: 0, idempotencyKeys: 0, rateLimits: 1 });
+      assert.deepEqual(counts, { events: 0, bodies: 0, idempotencyKeys: 0, rateLimits: 1, feedbackKeys: 0, inboundReports: 0, webhookDeliveries: 0, webhookAttempts: 0 });
       const left = await t.db.selectFrom('rate_limits').select('key').orderBy('key').execute();
       assert.deepEqual(left.map((r) => r.key), ['busy', 'recent']);
+    });
+
+    test('feedback keys go with their events; processed reports, finished webhook deliveries and the delivery log go with bodies', async () => {
+      const now = t.clock.now();
+      const BODY = t.config.bodyRetention;
+      await t.db.insertInto('feedback_keys').values([
+        { key: 'complained:rcp_old', created_at: now - EVENT_RETENTION_MS - 1 },
+        { key: 'complained:rcp_new', created_at: now - EVENT_RETENTION_MS },
+      ]).execute();
+      const report = (id: string, state: 'pending' | 'processed', ago: number) => ({
+        id, mail_from: '', rcpt_to: '[]', remote_address: '127.0.0.1', raw: 'x', state, result: null, received_at: now - ago, processed_at: null,
+      });
+      await t.db.insertInto('inbound_reports').values([
+        report('rpt_old', 'processed', BODY + 1), report('rpt_stuck', 'pending', BODY + 1), report('rpt_new', 'processed', BODY - 1),
+      ]).execute();
+      await t.db.insertInto('webhook_endpoints').values({
+        id: 'whe_1', domain_id: 'dom_1', url: 'https://hooks.example.com/', secrets: '[]', status: 'active', failing_since: null,
+        disabled_at: null, disabled_reason: null, created_at: now, updated_at: now,
+      }).execute();
+      const delivery = (id: string, state: 'pending' | 'delivered' | 'failed', ago: number) => ({
+        id, endpoint_id: 'whe_1', event_id: id.replace('whd', 'evt'), event: 'delivered', payload: '{}', state, attempts: 1,
+        next_attempt_at: now, locked_by: null, locked_until: null, created_at: now - ago, finished_at: null,
+      });
+      await t.db.insertInto('webhook_deliveries').values([
+        delivery('whd_done', 'delivered', BODY + 1), delivery('whd_gaveup', 'failed', BODY + 1), delivery('whd_waiting', 'pending', BODY + 1),
+        delivery('whd_recent', 'delivered', BODY - 1),
+      ]).execute();
+      await t.db.insertInto('webhook_attempts').values([
+        { id: 'wha_old', delivery_id: 'whd_done', endpoint_id: 'whe_1', attempt: 1, status: 200, duration_ms: 3, response_snippet: '', error: null, attempted_at: now - BODY - 1 },
+        { id: 'wha_new', delivery_id: 'whd_recent', endpoint_id: 'whe_1', attempt: 1, status: 200, duration_ms: 3, response_snippet: '', error: null, attempted_at: now - BODY + 1 },
+      ]).execute();
+
+      const counts = await purgeRetention(t);
+      assert.deepEqual([counts.feedbackKeys, counts.inboundReports, counts.webhookDeliveries, counts.webhookAttempts], [1, 1, 2, 1]);
+      const keys = async <T extends 'feedback_keys' | 'inbound_reports' | 'webhook_deliveries' | 'webhook_attempts'>(table: T, column: string) =>
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one helper over four tables
+        ((await (t.db as any).selectFrom(table).select(column).orderBy(column).execute()) as Record<string, string>[]).map((r) => r[column]);
+      assert.deepEqual(await keys('feedback_keys', 'key'), ['complained:rcp_new']);
+      assert.deepEqual(await keys('inbound_reports', 'id'), ['rpt_new', 'rpt_stuck'], 'a report not yet processed is never purged');
+      assert.deepEqual(await keys('webhook_deliveries', 'id'), ['whd_recent', 'whd_waiting'], 'a pending delivery waits however old it is');
+      assert.deepEqual(await keys('webhook_attempts', 'id'), ['wha_new']);
     });
   });
 }
