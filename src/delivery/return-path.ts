@@ -2,18 +2,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Ids } from '../core/ids.js';
 import type { Database } from '../storage/database.js';
+import { storedSecret } from '../storage/stored-secret.js';
 
-const SECRET_SETTING = 'return_path_secret';
-
-/**
- * The HMAC key for return-path tokens, made once and kept in the database so every node signs
- * and checks with the same one.
- */
-export async function returnPathSecret(db: Kysely<Database>, ids: Ids): Promise<Buffer> {
-  await db.insertInto('settings').values({ key: SECRET_SETTING, value: ids.random(32).toString('hex') })
-    .onConflict((oc) => oc.column('key').doNothing()).execute();
-  const row = await db.selectFrom('settings').select('value').where('key', '=', SECRET_SETTING).executeTakeFirstOrThrow();
-  return Buffer.from(row.value, 'hex');
+/** The HMAC key for return-path tokens (settings `return_path_secret`). */
+export function returnPathSecret(db: Kysely<Database>, ids: Ids): Promise<Buffer> {
+  return storedSecret(db, ids, 'return_path_secret');
 }
 
 function mac(secret: Buffer, subject: string): string {
