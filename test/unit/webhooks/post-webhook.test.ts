@@ -1,9 +1,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import https from 'node:https';
+import tls from 'node:tls';
 import net from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { randomBytes } from 'node:crypto';
+import { generate } from 'selfsigned';
 import { Webhook } from 'standardwebhooks';
 import { checkedLookup, postWebhook, webhookAgent, type WebhookFailure, type WebhookResponse } from '../../../src/webhooks/post-webhook.js';
 import { signWebhook } from '../../../src/webhooks/sign-webhook.js';
@@ -118,6 +121,51 @@ test('a 302 to 127.0.0.1 is returned as a status and never followed', async () =
     assert.equal(target.connections(), 0);
   } finally {
     await Promise.all([target.close(), redirector.close()]);
+  }
+});
+
+test('with allowPrivate off, a public https endpoint answering 302 to 127.0.0.1 is not followed', async () => {
+  // The endpoint is https on a name that resolves to a public address, so every check passes; the
+  // agent then carries that connection to a loopback server standing in for the public host (the
+  // machine has no route to the internet). Its 302 points at a second server on 127.0.0.1.
+  const pems = await generate([{ name: 'commonName', value: 'hooks.customer.test' }], {
+    keyType: 'rsa', keySize: 2048, algorithm: 'sha256', extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'hooks.customer.test' }] }],
+  });
+  const inside = await startServer((_req, res) => res.writeHead(200).end('internal'));
+  const redirector = https.createServer({ cert: pems.cert, key: pems.private }, (req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(302, { location: `http://127.0.0.1:${inside.port}/admin` }).end('moved'));
+  });
+  await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+  const port = (redirector.address() as net.AddressInfo).port;
+  const { lookup, calls } = stubLookup({ 'hooks.customer.test': ['93.184.216.34'] });
+  const checked = checkedLookup(false, lookup)!;
+  let checkedAddress = '';
+  class PublicHostAgent extends https.Agent {
+    override createConnection(options: tls.ConnectionOptions): net.Socket {
+      // The real check runs on the public answer; only then is the socket pointed at loopback.
+      const toLoopback: net.LookupFunction = (hostname, opts, callback) => checked(hostname, { ...opts, all: false }, (err, address, family) => {
+        if (err) return callback(err, '', 4);
+        checkedAddress = address as string;
+        if (opts.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+        else callback(null, '127.0.0.1', family);
+      });
+      return tls.connect({ ...options, port, lookup: toLoopback, ca: pems.cert, servername: 'hooks.customer.test' });
+    }
+  }
+  const agent = new PublicHostAgent({ keepAlive: false });
+  try {
+    const result = responseOf(await postWebhook('https://hooks.customer.test/hook', { ...post, allowPrivate: false, lookup, agent }));
+    assert.equal(result.status, 302);
+    assert.equal(result.responseSnippet, 'moved');
+    assert.equal(checkedAddress, '93.184.216.34', 'the address check saw the public answer');
+    assert.deepEqual(calls, ['hooks.customer.test'], 'the redirect target was never looked up or connected to');
+    assert.equal(inside.received.length, 0);
+    assert.equal(inside.connections(), 0);
+  } finally {
+    agent.destroy();
+    redirector.closeAllConnections();
+    await Promise.all([inside.close(), new Promise<void>((r) => redirector.close(() => r()))]);
   }
 });
 
