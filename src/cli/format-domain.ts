@@ -31,7 +31,7 @@ export function complaintRateText(r: ComplaintRate): string {
   const pct = (x: number): string => `${Number((x * 100).toFixed(3))}%`;
   const rate = r.rate === null ? 'no deliveries' : pct(r.rate);
   const note = r.rate !== null && r.rate > r.threshold ? ' — OVER THE LIMIT' : r.rate !== null && r.rate > r.warning_at ? ' — above the warning level' : '';
-  return `${rate} (${r.complaints} complaints, ${r.delivered} delivered, last ${r.window_days} days); limit ${pct(r.threshold)}, warning above ${pct(r.warning_at)}${note}`;
+  return `${rate} (${r.complaints} ${r.complaints === 1 ? 'complaint' : 'complaints'}, ${r.delivered} delivered, last ${r.window_days} days); limit ${pct(r.threshold)}, warning above ${pct(r.warning_at)}${note}`;
 }
 
 /** `opens on, clicks off, unsubscribe on`: a domain's tracking defaults. */

@@ -1,4 +1,6 @@
 import type { SandboxWelcome } from '../sandbox/bootstrap-sandbox.js';
+import { SANDBOX_BEHAVIOURS } from '../sandbox/sandbox-transport.js';
+import { SANDBOX_TRIGGERS } from '../sandbox/sandbox-triggers.js';
 
 /** Quotes a word for a POSIX shell. */
 function shellQuote(word: string): string {
@@ -36,7 +38,10 @@ export function sandboxBanner(w: SandboxWelcome): string {
     '',
     sandboxCurl(w),
     '',
-    'Sandbox mail never leaves this machine. A new key: posthorn key create ' + w.domain,
+    'Sandbox mail never leaves this machine; read it with: posthorn sandbox list',
+    `Special recipients (any domain) play out each outcome: ${[...SANDBOX_BEHAVIOURS, ...SANDBOX_TRIGGERS].map((b) => `${b.prefix}@`).join(' ')}`,
+    'Watch the events arrive: posthorn webhook set ' + w.domain + ' http://127.0.0.1:9000/hook',
+    'A new key: posthorn key create ' + w.domain,
     '',
   ].join('\n');
 }
