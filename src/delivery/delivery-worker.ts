@@ -2,9 +2,10 @@ import { hostname } from 'node:os';
 import type { Deps } from '../deps.js';
 import { claimJobs } from '../queue/claim-jobs.js';
 import { completeJobs, releaseJobs } from '../queue/finish-jobs.js';
+import { startClaimLoop } from '../queue/claim-loop.js';
 import { createBatcher } from '../storage/batcher.js';
 import { deliverGroup, type DeliveryContext, type GroupResult } from './deliver-group.js';
-import { loadClaimed } from './load-claimed.js';
+import { loadClaimed, type DeliveryGroup } from './load-claimed.js';
 import { planOutcomes, writeOutcomes } from './record-outcomes.js';
 
 /** How long a claimed job stays ours; a worker killed mid-delivery loses its jobs to others after it (issue 02 §1, §8). */
@@ -35,13 +36,6 @@ export interface DeliveryWorker {
 export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps'>, opts: DeliveryWorkerOptions): DeliveryWorker {
   const workerId = `${hostname()}:${process.pid}:${deps.ids.random(4).toString('hex')}`;
   const context: DeliveryContext = { ...ctx, deps };
-  let running = true;
-  let inFlight = 0;
-  let wake: (() => void) | null = null;
-  /** Callers of idle() with the claim round they were made in; only a later empty claim answers them. */
-  let idleWaiters: { after: number; resolve: () => void }[] = [];
-  let claimRound = 0;
-  const active = new Set<Promise<void>>();
 
   const recorder = createBatcher<GroupResult, void>(async (results) => {
     const now = deps.clock.now();
@@ -50,12 +44,7 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
     return results.map(() => undefined);
   }, { maxBatch: 200, concurrency: deps.dialect === 'postgres' ? 4 : 1 });
 
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    const t = setTimeout(() => { wake = null; resolve(); }, ms);
-    wake = () => { clearTimeout(t); wake = null; resolve(); };
-  });
-
-  async function runGroup(group: Parameters<typeof deliverGroup>[1]): Promise<void> {
+  async function runGroup(group: DeliveryGroup): Promise<void> {
     let result: GroupResult;
     try {
       result = await deliverGroup(context, group);
@@ -74,71 +63,33 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
     }
   }
 
-  async function loop(): Promise<void> {
-    while (running) {
-      const room = opts.concurrency - inFlight;
-      // A claim is a write transaction (an fsync on SQLite): claim when a quarter of the slots are
-      // free rather than for every finished group; a finishing group wakes the loop.
-      if (room <= 0 || (inFlight > 0 && room < Math.min(opts.claimBatch, Math.ceil(opts.concurrency / 4)))) { await sleep(opts.idlePollMs); continue; }
-      let claimed;
-      const round = ++claimRound;
-      try {
-        claimed = await claimJobs(deps, 'deliver', workerId, Math.min(room, opts.claimBatch), LEASE_MS);
-      } catch (err) {
-        deps.log.error({ err }, 'claiming delivery jobs failed');
-        await sleep(opts.idlePollMs * 5);
-        continue;
+  /** Claims due jobs and groups them; a load that fails leaves the jobs leased, to come back when the lease ends. */
+  async function claim(limit: number): Promise<DeliveryGroup[]> {
+    // Claims again when every job claimed was an orphan: an empty answer must mean an empty queue.
+    for (;;) {
+      const claimed = await claimJobs(deps, 'deliver', workerId, limit, LEASE_MS);
+      if (claimed.length === 0) return [];
+      const { groups, orphans } = await loadClaimed(deps, claimed);
+      if (orphans.length > 0) {
+        deps.log.warn({ jobs: orphans.length }, 'dropping delivery jobs whose message or body is gone');
+        await completeJobs(deps.db, orphans.map((j) => j.id), workerId);
       }
-      if (claimed.length === 0) {
-        if (inFlight === 0) {
-          const ready = idleWaiters.filter((w) => w.after < round);
-          idleWaiters = idleWaiters.filter((w) => w.after >= round);
-          ready.forEach((w) => w.resolve());
-        }
-        await sleep(opts.idlePollMs);
-        continue;
-      }
-      let groups;
-      try {
-        let orphans;
-        ({ groups, orphans } = await loadClaimed(deps, claimed));
-        if (orphans.length > 0) {
-          deps.log.warn({ jobs: orphans.length }, 'dropping delivery jobs whose message or body is gone');
-          await completeJobs(deps.db, orphans.map((j) => j.id), workerId);
-        }
-      } catch (err) {
-        // A database fault or an unreadable row must not end the loop: these jobs keep their lease
-        // and are tried again when it ends, and the loop goes on with the rest of the queue.
-        deps.log.error({ err, jobs: claimed.length }, 'loading claimed delivery jobs failed');
-        await sleep(opts.idlePollMs);
-        continue;
-      }
-      for (const g of groups) {
-        inFlight++;
-        const p = runGroup(g).finally(() => { inFlight--; active.delete(p); if (running && wake) wake(); });
-        active.add(p);
-      }
+      if (groups.length > 0) return groups;
     }
   }
 
-  const done = loop().catch((err: unknown) => deps.log.fatal({ err }, 'delivery loop stopped'));
+  const loop = startClaimLoop({ ...opts, log: deps.log, name: 'delivery', claim, run: runGroup });
 
   return {
     async stop(timeoutMs) {
-      running = false;
-      wake?.();
-      await done;
-      const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
-      const finished = await Promise.race([Promise.all([...active]).then(() => 'done' as const), timer]);
-      if (finished === 'timeout') deps.log.warn({ inFlight }, 'stopping with deliveries in flight: their leases expire and they are retried');
+      const finished = await loop.stop(timeoutMs);
+      if (finished === 'timeout') deps.log.warn({ inFlight: loop.inFlight() }, 'stopping with deliveries in flight: their leases expire and they are retried');
       await recorder.drain();
       // Whatever this worker still holds and did not finish goes back to the queue now, not after the lease.
       const held = await deps.db.selectFrom('jobs').select('id').where('locked_by', '=', workerId).execute();
       if (finished === 'done') await releaseJobs(deps.db, held.map((j) => j.id), workerId, deps.clock.now());
     },
-    idle() {
-      return new Promise<void>((resolve) => { idleWaiters.push({ after: claimRound, resolve }); wake?.(); });
-    },
-    nudge() { wake?.(); },
+    idle: () => loop.idle(),
+    nudge: () => loop.nudge(),
   };
 }

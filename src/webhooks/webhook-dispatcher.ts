@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type http from 'node:http';
 import type { LookupFunction } from 'node:net';
 import type { Deps } from '../deps.js';
+import { startClaimLoop } from '../queue/claim-loop.js';
 import { createBatcher } from '../storage/batcher.js';
 import { claimDeliveries, releaseDeliveries, type ClaimedDelivery } from './claim-deliveries.js';
 import { parseSecrets, signingSecrets, type StoredSecret } from './endpoint-secrets.js';
@@ -56,23 +57,12 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
   const agents = new Map<string, http.Agent>();
   const abort = new AbortController();
   setMaxListeners(0, abort.signal); // one listener per POST in flight
-  let running = true;
-  let inFlight = 0;
-  let wake: (() => void) | null = null;
-  let idleWaiters: { after: number; resolve: () => void }[] = [];
-  let claimRound = 0;
-  const active = new Set<Promise<void>>();
 
   const recorder = createBatcher<AttemptResult, void>(async (results) => {
     const now = deps.clock.now();
     await deps.db.transaction().execute((trx) => recordAttempts(trx, results, deps, workerId, now));
     return results.map(() => undefined);
   }, { maxBatch: 500, concurrency: deps.dialect === 'postgres' ? 4 : 1 });
-
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    const t = setTimeout(() => { wake = null; resolve(); }, ms);
-    wake = () => { clearTimeout(t); wake = null; resolve(); };
-  });
 
   function agentFor(url: string): http.Agent | undefined {
     let origin: URL;
@@ -116,57 +106,28 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
     return new Map(found.map((e) => [e.id, { url: e.url, secrets: parseSecrets(e.secrets) }]));
   }
 
-  async function loop(): Promise<void> {
-    while (running) {
-      const room = concurrency - inFlight;
-      // A claim is a write transaction: claim when a quarter of the slots are free, not per finished POST.
-      if (room <= 0 || (inFlight > 0 && room < Math.min(opts.claimBatch, Math.ceil(concurrency / 4)))) { await sleep(opts.idlePollMs); continue; }
-      const round = ++claimRound;
-      let claimed: ClaimedDelivery[];
-      let endpoints: Map<string, EndpointInfo>;
-      try {
-        claimed = await claimDeliveries(deps, workerId, Math.min(room, opts.claimBatch), leaseMs);
-        endpoints = claimed.length > 0 ? await loadEndpoints(claimed) : new Map();
-      } catch (err) {
-        // A database fault must not end the loop; what was claimed keeps its lease and comes back.
-        deps.log.error({ err }, 'claiming webhook deliveries failed');
-        await sleep(opts.idlePollMs * 5);
-        continue;
-      }
-      if (claimed.length === 0) {
-        if (inFlight === 0) {
-          const ready = idleWaiters.filter((w) => w.after < round);
-          idleWaiters = idleWaiters.filter((w) => w.after >= round);
-          ready.forEach((w) => w.resolve());
-        }
-        await sleep(opts.idlePollMs);
-        continue;
-      }
-      for (const delivery of claimed) {
-        const endpoint = endpoints.get(delivery.endpoint_id);
-        if (!endpoint) continue; // removed with its outbox a moment ago (webhook remove)
-        inFlight++;
-        const p = deliver(delivery, endpoint)
-          .catch((err: unknown) => deps.log.error({ err, delivery: delivery.id }, 'webhook attempt failed unexpectedly'))
-          .finally(() => { inFlight--; active.delete(p); if (running && wake) wake(); });
-        active.add(p);
-      }
-    }
+  /** Claims due rows with their endpoints; a row whose endpoint was removed a moment ago (webhook remove) is skipped. */
+  async function claim(limit: number): Promise<{ delivery: ClaimedDelivery; endpoint: EndpointInfo }[]> {
+    const claimed = await claimDeliveries(deps, workerId, limit, leaseMs);
+    if (claimed.length === 0) return [];
+    const endpoints = await loadEndpoints(claimed);
+    return claimed.flatMap((delivery) => {
+      const endpoint = endpoints.get(delivery.endpoint_id);
+      return endpoint ? [{ delivery, endpoint }] : [];
+    });
   }
 
-  const done = loop().catch((err: unknown) => deps.log.fatal({ err }, 'webhook dispatch loop stopped'));
+  const loop = startClaimLoop({
+    concurrency, claimBatch: opts.claimBatch, idlePollMs: opts.idlePollMs, log: deps.log, name: 'webhooks', claim,
+    run: ({ delivery, endpoint }) => deliver(delivery, endpoint),
+  });
 
   return {
     async stop(timeoutMs) {
-      running = false;
-      wake?.();
-      await done;
-      const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
-      const finished = await Promise.race([Promise.all([...active]).then(() => 'done' as const), timer]);
-      if (finished === 'timeout') {
-        deps.log.warn({ inFlight }, 'stopping with webhook POSTs in flight: they are aborted and posted again later');
+      if (await loop.stop(timeoutMs) === 'timeout') {
+        deps.log.warn({ inFlight: loop.inFlight() }, 'stopping with webhook POSTs in flight: they are aborted and posted again later');
         abort.abort();
-        await Promise.all([...active]);
+        await loop.settled();
       }
       await recorder.drain();
       for (const agent of agents.values()) agent.destroy();
@@ -174,9 +135,7 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
       const released = await releaseDeliveries(deps, workerId, deps.clock.now());
       if (released > 0) deps.log.info({ released }, 'released webhook deliveries');
     },
-    idle() {
-      return new Promise<void>((resolve) => { idleWaiters.push({ after: claimRound, resolve }); wake?.(); });
-    },
-    nudge() { wake?.(); },
+    idle: () => loop.idle(),
+    nudge: () => loop.nudge(),
   };
 }
