@@ -36,6 +36,7 @@ export interface Config {
   webhookRetrySchedule: number[];
   webhookDisableAfter: number;
   webhookConcurrency: number;
+  webhookEndpointConcurrency: number;
   webhookSecretOverlap: number;
   complaintAddress: string;
   inboundMaxSize: number;
@@ -134,6 +135,8 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     defaultText: '`5d`', description: 'An endpoint that has failed every attempt for this long is disabled with a warning notice (a 410 Gone disables it at once).' }),
   entry({ key: 'webhookConcurrency', env: 'POSTHORN_WEBHOOK_CONCURRENCY', parse: (t) => p.parseInteger(t, 1, 10_000), default: () => 128,
     defaultText: '`128`', description: 'Webhook POSTs a dispatcher keeps in flight at once.' }),
+  entry({ key: 'webhookEndpointConcurrency', env: 'POSTHORN_WEBHOOK_ENDPOINT_CONCURRENCY', parse: (t) => p.parseInteger(t, 1, 10_000), default: () => 32,
+    defaultText: '`32`', description: 'Webhook POSTs a dispatcher keeps in flight to any one endpoint, so a slow or hanging endpoint cannot take the slots of the others.' }),
   entry({ key: 'webhookSecretOverlap', env: 'POSTHORN_WEBHOOK_SECRET_OVERLAP', parse: p.parseDuration, default: () => 86_400_000,
     defaultText: '`24h`', description: 'After a secret rotation, how long the old secret keeps signing beside the new one.' }),
   entry({ key: 'complaintAddress', env: 'POSTHORN_COMPLAINT_ADDRESS', parse: p.parseAddress, default: (c) => `fbl@${c.bounceHost}`,

@@ -7,13 +7,14 @@ import { skipLocked } from '../storage/skip-locked.js';
 export type ClaimedDelivery = Selectable<WebhookDeliveryTable>;
 
 /**
- * Claims up to `limit` due pending deliveries of active endpoints for `workerId`. As with delivery
+ * Claims up to `limit` due pending deliveries of active endpoints, other than `skipEndpoints`
+ * (those this dispatcher already keeps busy), for `workerId`. As with delivery
  * jobs (queue/claim-jobs.ts), the claim moves next_attempt_at to the end of the lease, so the rows
  * of a dispatcher that crashed become due again by themselves; recording the attempt replaces it.
  * PostgreSQL nodes claim disjoint rows with FOR UPDATE SKIP LOCKED.
  */
 export async function claimDeliveries(
-  deps: Pick<Deps, 'db' | 'dialect' | 'clock'>, workerId: string, limit: number, leaseMs: number,
+  deps: Pick<Deps, 'db' | 'dialect' | 'clock'>, workerId: string, limit: number, leaseMs: number, skipEndpoints: readonly string[] = [],
 ): Promise<ClaimedDelivery[]> {
   const now = deps.clock.now();
   return deps.db.updateTable('webhook_deliveries')
@@ -23,6 +24,7 @@ export async function claimDeliveries(
         .where('state', '=', 'pending').where('next_attempt_at', '<=', now)
         // A disabled endpoint's rows wait (parked) for `webhook set` to re-enable it.
         .where('endpoint_id', 'in', (sub) => sub.selectFrom('webhook_endpoints').select('id').where('status', '=', 'active'))
+        .$if(skipEndpoints.length > 0, (qb) => qb.where('endpoint_id', 'not in', skipEndpoints))
         .orderBy('next_attempt_at').limit(limit),
       deps.dialect,
     ))
@@ -30,9 +32,12 @@ export async function claimDeliveries(
     .execute();
 }
 
-/** Gives back the pending rows `workerId` still holds, due at `now` (a stopping dispatcher). */
-export async function releaseDeliveries(deps: Pick<Deps, 'db'>, workerId: string, now: number): Promise<number> {
+/** Gives back the pending rows `workerId` still holds (only `ids` when given), due at `now`: a stopping dispatcher, or claims over an endpoint's share. */
+export async function releaseDeliveries(deps: Pick<Deps, 'db'>, workerId: string, now: number, ids?: readonly string[]): Promise<number> {
+  if (ids !== undefined && ids.length === 0) return 0;
   const res = await deps.db.updateTable('webhook_deliveries').set({ locked_by: null, locked_until: null, next_attempt_at: now })
-    .where('locked_by', '=', workerId).where('state', '=', 'pending').executeTakeFirst();
+    .where('locked_by', '=', workerId).where('state', '=', 'pending')
+    .$if(ids !== undefined, (qb) => qb.where('id', 'in', ids!))
+    .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }

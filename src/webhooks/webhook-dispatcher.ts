@@ -106,21 +106,48 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
     return new Map(found.map((e) => [e.id, { url: e.url, secrets: parseSecrets(e.secrets) }]));
   }
 
-  /** Claims due rows with their endpoints; a row whose endpoint was removed a moment ago (webhook remove) is skipped. */
+  /** POSTs in flight per endpoint id, held under POSTHORN_WEBHOOK_ENDPOINT_CONCURRENCY. */
+  const busy = new Map<string, number>();
+  const perEndpoint = deps.config.webhookEndpointConcurrency;
+
+  /**
+   * Claims due rows with their endpoints, skipping endpoints already at their share: one endpoint
+   * that hangs for the whole timeout must not take every slot from the others. Rows of one claim
+   * beyond an endpoint's share are given back at once; a row whose endpoint was removed a moment
+   * ago (webhook remove) is skipped.
+   */
   async function claim(limit: number): Promise<{ delivery: ClaimedDelivery; endpoint: EndpointInfo }[]> {
-    const claimed = await claimDeliveries(deps, workerId, limit, leaseMs);
+    const full = [...busy].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
+    const claimed = await claimDeliveries(deps, workerId, limit, leaseMs, full);
     if (claimed.length === 0) return [];
     const endpoints = await loadEndpoints(claimed);
-    return claimed.flatMap((delivery) => {
+    const planned = new Map(busy);
+    const over: string[] = [];
+    const units = claimed.flatMap((delivery) => {
       const endpoint = endpoints.get(delivery.endpoint_id);
-      return endpoint ? [{ delivery, endpoint }] : [];
+      if (!endpoint) return [];
+      const n = planned.get(delivery.endpoint_id) ?? 0;
+      if (n >= perEndpoint) { over.push(delivery.id); return []; }
+      planned.set(delivery.endpoint_id, n + 1);
+      return [{ delivery, endpoint }];
     });
+    await releaseDeliveries(deps, workerId, deps.clock.now(), over);
+    return units;
   }
 
-  const loop = startClaimLoop({
-    concurrency, claimBatch: opts.claimBatch, idlePollMs: opts.idlePollMs, log: deps.log, name: 'webhooks', claim,
-    run: ({ delivery, endpoint }) => deliver(delivery, endpoint),
-  });
+  async function run({ delivery, endpoint }: { delivery: ClaimedDelivery; endpoint: EndpointInfo }): Promise<void> {
+    const id = delivery.endpoint_id;
+    busy.set(id, (busy.get(id) ?? 0) + 1);
+    try {
+      await deliver(delivery, endpoint);
+    } finally {
+      const left = (busy.get(id) ?? 1) - 1;
+      if (left === 0) busy.delete(id);
+      else busy.set(id, left);
+    }
+  }
+
+  const loop = startClaimLoop({ concurrency, claimBatch: opts.claimBatch, idlePollMs: opts.idlePollMs, log: deps.log, name: 'webhooks', claim, run });
 
   return {
     async stop(timeoutMs) {

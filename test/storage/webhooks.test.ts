@@ -315,6 +315,30 @@ for (const dialect of testDialects()) {
       assert.equal(inside.received.length, 0);
     });
 
+    test('an endpoint that hangs holds at most its share of the slots; another endpoint is still served', async () => {
+      const { t, receiver: hanging, domain } = await setup({ POSTHORN_WEBHOOK_ENDPOINT_CONCURRENCY: '2', POSTHORN_WEBHOOK_CONCURRENCY: '16' });
+      const fine = await startWebhookReceiver();
+      cleanup.push(() => fine.close());
+      const other = await seedDomain(t, { domain: 'other.test' });
+      await setWebhook(t, 'acme.test', hanging.url);
+      await setWebhook(t, 'other.test', fine.url);
+      hanging.answer(() => 'hang');
+      dispatcher(t);
+      await write(t, [1, 2, 3, 4, 5, 6].map((n) => event(t, domain, n)));
+      await hanging.waitFor((r) => r.length >= 2);
+      const served = [7, 8, 9].map((n) => event(t, other, n));
+      await write(t, served);
+      await fine.waitFor((r) => r.length >= 3);
+      assert.deepEqual(fine.received.map((r) => r.id).sort(), served.map((e) => e.id).sort());
+      await until('the other endpoint\'s deliveries recorded', async () => (await t.db.selectFrom('webhook_deliveries').select('id')
+        .where('state', '=', 'delivered').execute()).length === 3);
+      // The other endpoint's three POSTs were answered; the hanging one still has exactly its share.
+      assert.equal(hanging.received.length, 2);
+      const waiting = await t.db.selectFrom('webhook_deliveries').select(['locked_by']).where('state', '=', 'pending').execute();
+      assert.equal(waiting.length, 6);
+      assert.equal(waiting.filter((r) => r.locked_by !== null).length, 2, 'rows over the share are given back, not held');
+    });
+
     test('a stopping dispatcher aborts POSTs that do not finish, logs no attempt for them and releases them at once', async () => {
       const { t, receiver, domain } = await setup();
       await setWebhook(t, 'acme.test', receiver.url);
