@@ -4,7 +4,7 @@ import { readToken } from '../feedback/match-report.js';
 import type { Database } from '../storage/database.js';
 
 /** The verdict on one RCPT TO of the inbound MX. */
-export type RcptVerdict = { ok: true; as: 'return_path' | 'complaint_address' } | { ok: false; code: number; enhanced: string; message: string };
+export type RcptVerdict = { ok: true; as: 'return_path' | 'complaint_address' | 'postmaster' } | { ok: false; code: number; enhanced: string; message: string };
 
 /** What the RCPT check needs: the domains table, the return-path secret and the configured names. */
 export interface RcptContext {
@@ -27,7 +27,9 @@ async function isBounceDomain(ctx: RcptContext, domain: string): Promise<boolean
  * token verifies (`b-…@bounce.<domain>` of a domain Posthorn has, or at the bounce host) and for
  * the complaint address. Anything at another domain is relaying (550 5.7.1, RFC 5321 §3.6.2: an
  * MX that is not the destination must not relay); an unknown or forged local part at one of our
- * bounce domains does not exist (550 5.1.1).
+ * bounce domains does not exist (550 5.1.1). `postmaster` at any of them is accepted too: RFC 5321
+ * §4.5.1 requires every SMTP server that delivers mail to take it (it is stored and parsed like
+ * any report; a DSN sent there still counts, anything else is kept as an unknown report).
  */
 export async function checkInboundRecipient(ctx: RcptContext, address: string): Promise<RcptVerdict> {
   if (address.toLowerCase() === ctx.complaintAddress.toLowerCase()) return { ok: true, as: 'complaint_address' };
@@ -36,6 +38,7 @@ export async function checkInboundRecipient(ctx: RcptContext, address: string): 
   if (!(await isBounceDomain(ctx, parsed.domain))) {
     return { ok: false, code: 550, enhanced: '5.7.1', message: `Relaying denied: this server takes only bounces and complaint reports for Posthorn, not mail for ${parsed.domain}.` };
   }
+  if (parsed.local.toLowerCase() === 'postmaster') return { ok: true, as: 'postmaster' };
   const token = readToken(ctx.secret, ctx.bounceHost, `${parsed.local}@${parsed.domain}`);
   if (token.id !== null) return { ok: true, as: 'return_path' };
   const why = token.shaped ? 'its return-path token does not verify' : 'it is not a Posthorn return path';

@@ -86,7 +86,7 @@ for (const dialect of testDialects()) {
       assert.equal(sup.reason, 'hard_bounce');
     });
 
-    test('no relaying: other domains 550 5.7.1; unknown or forged local parts at our bounce domains 550 5.1.1; the complaint address and the bounce host are ours', async () => {
+    test('no relaying: other domains 550 5.7.1; unknown or forged local parts at our bounce domains 550 5.1.1; the complaint address, postmaster and the bounce host are ours', async () => {
       const { t, sender, secret, open } = await setup();
       const sent = await insertDelivered(t, sender, ['jane@example.org']);
       const rcp = sent.recipients.get('jane@example.org')!;
@@ -105,6 +105,10 @@ for (const dialect of testDialects()) {
       const nobody = await wire.cmd('RCPT TO:<postmaster-x@bounce.acme.test>');
       assert.equal(nobody.code, 550);
       assert.match(nobody.text, /^5\.1\.1 .*not a Posthorn return path/);
+      // RFC 5321 §4.5.1: postmaster (any case) is taken at every domain the server delivers for.
+      assert.equal((await wire.cmd('RCPT TO:<PostMaster@bounce.acme.test>')).code, 250);
+      assert.equal((await wire.cmd(`RCPT TO:<postmaster@${t.config.bounceHost}>`)).code, 250);
+      assert.equal((await wire.cmd('RCPT TO:<postmaster@gmail.example>')).code, 550, 'but not at domains that are not ours');
       assert.equal((await wire.cmd(`RCPT TO:<${t.config.complaintAddress.toUpperCase()}>`)).code, 250);
       const atBounceHost = path.replace('@bounce.acme.test', `@${t.config.bounceHost}`);
       assert.equal((await wire.cmd(`RCPT TO:<${atBounceHost}>`)).code, 250, 'the same token at the bounce host itself');
