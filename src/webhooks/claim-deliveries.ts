@@ -32,12 +32,9 @@ export async function claimDeliveries(
     .execute();
 }
 
-/** Gives back the pending rows `workerId` still holds (only `ids` when given), due at `now`: a stopping dispatcher, or claims over an endpoint's share. */
-export async function releaseDeliveries(deps: Pick<Deps, 'db'>, workerId: string, now: number, ids?: readonly string[]): Promise<number> {
-  if (ids !== undefined && ids.length === 0) return 0;
+/** Gives back the pending rows `workerId` still holds, due at `now` (a stopping dispatcher). */
+export async function releaseDeliveries(deps: Pick<Deps, 'db'>, workerId: string, now: number): Promise<number> {
   const res = await deps.db.updateTable('webhook_deliveries').set({ locked_by: null, locked_until: null, next_attempt_at: now })
-    .where('locked_by', '=', workerId).where('state', '=', 'pending')
-    .$if(ids !== undefined, (qb) => qb.where('id', 'in', ids!))
-    .executeTakeFirst();
+    .where('locked_by', '=', workerId).where('state', '=', 'pending').executeTakeFirst();
   return Number(res.numUpdatedRows);
 }

@@ -106,44 +106,54 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
     return new Map(found.map((e) => [e.id, { url: e.url, secrets: parseSecrets(e.secrets) }]));
   }
 
-  /** POSTs in flight per endpoint id, held under POSTHORN_WEBHOOK_ENDPOINT_CONCURRENCY. */
-  const busy = new Map<string, number>();
+  /**
+   * Per endpoint: POSTs running (at most POSTHORN_WEBHOOK_ENDPOINT_CONCURRENCY) and claimed rows
+   * waiting for one of its slots. One endpoint that hangs for the whole timeout must not take
+   * every slot from the others.
+   */
+  const lanes = new Map<string, { running: number; waiting: (() => void)[] }>();
   const perEndpoint = deps.config.webhookEndpointConcurrency;
+  /** Rows a claim may bring beyond the known free shares: room for endpoints with nothing in flight. */
+  const allowance = Math.max(1, Math.ceil(perEndpoint / 4));
 
   /**
-   * Claims due rows with their endpoints, skipping endpoints already at their share: one endpoint
-   * that hangs for the whole timeout must not take every slot from the others. Rows of one claim
-   * beyond an endpoint's share are given back at once; a row whose endpoint was removed a moment
+   * Claims due rows with their endpoints. Endpoints whose share is taken (running and waiting)
+   * are left out of the claim, and the claim is no larger than the free shares of busy endpoints
+   * plus an allowance for idle ones, so what waits locally for a slot stays small (it holds a
+   * lease) and nothing claimed has to be given back. A row whose endpoint was removed a moment
    * ago (webhook remove) is skipped.
    */
   async function claim(limit: number): Promise<{ delivery: ClaimedDelivery; endpoint: EndpointInfo }[]> {
-    const full = [...busy].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
-    const claimed = await claimDeliveries(deps, workerId, limit, leaseMs, full);
+    const full: string[] = [];
+    let free = allowance;
+    for (const [id, lane] of lanes) {
+      const taken = lane.running + lane.waiting.length;
+      if (taken >= perEndpoint) full.push(id);
+      else free += perEndpoint - taken;
+    }
+    const claimed = await claimDeliveries(deps, workerId, Math.min(limit, free), leaseMs, full);
     if (claimed.length === 0) return [];
     const endpoints = await loadEndpoints(claimed);
-    const planned = new Map(busy);
-    const over: string[] = [];
-    const units = claimed.flatMap((delivery) => {
+    return claimed.flatMap((delivery) => {
       const endpoint = endpoints.get(delivery.endpoint_id);
-      if (!endpoint) return [];
-      const n = planned.get(delivery.endpoint_id) ?? 0;
-      if (n >= perEndpoint) { over.push(delivery.id); return []; }
-      planned.set(delivery.endpoint_id, n + 1);
-      return [{ delivery, endpoint }];
+      return endpoint ? [{ delivery, endpoint }] : [];
     });
-    await releaseDeliveries(deps, workerId, deps.clock.now(), over);
-    return units;
   }
 
+  /** Runs one POST in its endpoint's lane, waiting for a slot when the lane is full. */
   async function run({ delivery, endpoint }: { delivery: ClaimedDelivery; endpoint: EndpointInfo }): Promise<void> {
     const id = delivery.endpoint_id;
-    busy.set(id, (busy.get(id) ?? 0) + 1);
+    let lane = lanes.get(id);
+    if (!lane) lanes.set(id, (lane = { running: 0, waiting: [] }));
+    // A finishing POST hands its slot straight to the next waiter, so the count never overshoots.
+    if (lane.running >= perEndpoint) await new Promise<void>((resolve) => lane.waiting.push(resolve));
+    else lane.running++;
     try {
       await deliver(delivery, endpoint);
     } finally {
-      const left = (busy.get(id) ?? 1) - 1;
-      if (left === 0) busy.delete(id);
-      else busy.set(id, left);
+      const next = lane.waiting.shift();
+      if (next) next();
+      else if (--lane.running === 0) lanes.delete(id);
     }
   }
 

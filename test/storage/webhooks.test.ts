@@ -332,11 +332,13 @@ for (const dialect of testDialects()) {
       assert.deepEqual(fine.received.map((r) => r.id).sort(), served.map((e) => e.id).sort());
       await until('the other endpoint\'s deliveries recorded', async () => (await t.db.selectFrom('webhook_deliveries').select('id')
         .where('state', '=', 'delivered').execute()).length === 3);
-      // The other endpoint's three POSTs were answered; the hanging one still has exactly its share.
+      // The other endpoint's three POSTs were answered; the hanging one still has exactly its share in flight.
       assert.equal(hanging.received.length, 2);
       const waiting = await t.db.selectFrom('webhook_deliveries').select(['locked_by']).where('state', '=', 'pending').execute();
       assert.equal(waiting.length, 6);
-      assert.equal(waiting.filter((r) => r.locked_by !== null).length, 2, 'rows over the share are given back, not held');
+      // Its share (2) runs, at most one claim allowance (1) waits locally; the rest stay unclaimed in the outbox.
+      assert.ok(waiting.filter((r) => r.locked_by !== null).length <= 3, 'a hanging endpoint does not hoard claimed rows');
+      assert.ok(waiting.filter((r) => r.locked_by === null).length >= 3);
     });
 
     test('a stopping dispatcher aborts POSTs that do not finish, logs no attempt for them and releases them at once', async () => {
