@@ -37,6 +37,7 @@ export async function recordOpen(deps: TrackingDeps, secret: Buffer, hit: Tracki
   const details = {
     user_agent: hit.userAgent, ...(hit.ip !== null ? { ip: hit.ip } : {}),
     automated: verdict.automated, ...(verdict.reason !== undefined ? { automated_reason: verdict.reason } : {}),
+    ...(verdict.proxy !== undefined ? { proxy: verdict.proxy } : {}),
   };
   return recordFeedback(deps, r, 'opened', details, hit.onceKey !== undefined ? [hit.onceKey] : []);
 }

@@ -125,8 +125,10 @@ test('relayed MIME: a 7bit html part whose line grows past 998 octets becomes qu
 test('automated opens: privacy proxies by user agent, and any open seconds after delivery', () => {
   const later = 1_000_000 + PREFETCH_WINDOW_MS + 1;
   assert.deepEqual(classifyOpen('Mozilla/5.0', later, 1_000_000), { automated: true, reason: 'apple_mail_privacy_protection' });
-  assert.deepEqual(classifyOpen('Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)', later, 1_000_000), { automated: true, reason: 'google_image_proxy' });
-  assert.deepEqual(classifyOpen('YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html', later, 1_000_000), { automated: true, reason: 'yahoo_mail_proxy' });
+  assert.deepEqual(classifyOpen('Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)', later, 1_000_000), { automated: false, proxy: 'google_image_proxy' }, 'an image cache fetching on the reader\'s open is a real open');
+  assert.deepEqual(classifyOpen('YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html', later, 1_000_000), { automated: false, proxy: 'yahoo_mail_proxy' });
+  assert.deepEqual(classifyOpen('GoogleImageProxy', 1_000_000 + 2_000, 1_000_000), { automated: true, reason: 'seconds_after_delivery', proxy: 'google_image_proxy' });
+  assert.deepEqual(classifyOpen('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/42.0.2311.135 Safari/537.36 Edge/12.246 Mozilla/5.0', later, 1_000_000), { automated: true, reason: 'gmail_prefetch' });
   const browser = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)';
   assert.deepEqual(classifyOpen(browser, 1_000_000 + 2_000, 1_000_000), { automated: true, reason: 'seconds_after_delivery' });
   assert.deepEqual(classifyOpen(browser, later, 1_000_000), { automated: false });
