@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Config } from '../config/schema.js';
 import type { Ids } from '../core/ids.js';
 import type { EventName } from '../core/event-names.js';
