@@ -2,7 +2,9 @@
 // ~5 KB accepted over HTTPS, DKIM-signed (RSA-2048), routed by MX through a loopback DNS server to
 // 50 recipient domains, delivered over SMTP with STARTTLS to a loopback sink MX in its own process.
 // Measured from the first acceptance to the last `delivered` event committed. Prints, per
-// database: delivered msgs/s, server CPU per message, server peak RSS.
+// database: delivered msgs/s, server CPU per message, server peak RSS. BENCH_TRACKING=1 turns on
+// open and click tracking and unsubscribe for the domain (figures named `deliver_tracked_…`): each
+// message is then rendered per recipient with its pixel, signed links and List-Unsubscribe.
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +24,8 @@ import { scratchTarget } from './scratch-target.js';
 
 const N = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const DOMAINS = 50;
+const TRACKING = process.env.BENCH_TRACKING === '1';
+const NAME = TRACKING ? 'deliver_tracked' : 'deliver';
 
 if (process.argv[2] === '--sink') {
   const sink = await startSinkMx({ store: false });
@@ -45,7 +49,7 @@ function body(): string {
   const para = 'Thank you for your order. Your items will ship within two business days. ';
   return JSON.stringify({
     from: 'Acme Store <orders@acme.test>', to: 'customer@d0.example', subject: 'Your receipt #10042',
-    html: `<html><body><h1>Receipt</h1>${`<p>${para.repeat(6)}</p>`.repeat(7)}</body></html>`,
+    html: `<html><body><h1>Receipt</h1>${`<p>${para.repeat(6)} <a href="https://acme.test/orders/10042?utm_source=mail&amp;step=2">View your order</a></p>`.repeat(7)}</body></html>`,
     text: `Receipt\n\n${`${para.repeat(6)}\n\n`.repeat(3)}`,
   });
 }
@@ -65,7 +69,8 @@ async function run(dialect: DialectName): Promise<void> {
     await createAccount(deps, 'bench');
     await updateAccountLimits(deps, 'bench', { rateLimit: 100_000 });
     const domain = await addDomain(deps, 'bench', 'acme.test');
-    await open.db.updateTable('domains').set({ status: 'verified', verified_at: Date.now() }).where('id', '=', domain.id).execute();
+    await open.db.updateTable('domains').set({ status: 'verified', verified_at: Date.now(), ...(TRACKING ? { track_opens: 1, track_clicks: 1, unsubscribe: 1 } : {}) })
+      .where('id', '=', domain.id).execute();
     const { key } = await issueApiKey(deps, domain.id);
     const server = await startServer({
       ...target.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost',
@@ -91,10 +96,10 @@ async function run(dialect: DialectName): Promise<void> {
     const rss = peakRssMb(pid);
     await server.stop();
     if (delivered < accepted) console.error(`note: ${accepted - delivered} of ${accepted} not delivered within 10 minutes`);
-    console.log(`deliver_${dialect}: ${Math.round(delivered / ((last - start) / 1000))} msgs/s`);
-    console.log(`deliver_${dialect}_cpu_per_msg: ${(cpu / delivered).toFixed(3)} ms`);
-    console.log(`deliver_${dialect}_peak_rss: ${rss} MB`);
-    console.log(`deliver_${dialect}_messages: ${delivered} msgs`);
+    console.log(`${NAME}_${dialect}: ${Math.round(delivered / ((last - start) / 1000))} msgs/s`);
+    console.log(`${NAME}_${dialect}_cpu_per_msg: ${(cpu / delivered).toFixed(3)} ms`);
+    console.log(`${NAME}_${dialect}_peak_rss: ${rss} MB`);
+    console.log(`${NAME}_${dialect}_messages: ${delivered} msgs`);
   } finally {
     await open.close();
     await dns.close();
