@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import { dropExpiredEventPartitions } from '../storage/event-partitions.js';
 
 /** Spec part 6 and 8: events are kept 120 days on every plan (decisions §12). */
 export const EVENT_RETENTION_MS = 120 * 86_400_000;
@@ -14,6 +15,8 @@ export const PURGE_BATCH_SIZE = 5_000;
 
 /** How many rows each part of the purge removed (bodies: messages whose MIME was cleared). */
 export interface PurgeCounts {
+  /** Monthly event partitions dropped whole (PostgreSQL); their rows are not counted in `events`. */
+  eventPartitions: number;
   events: number;
   bodies: number;
   idempotencyKeys: number;
@@ -37,7 +40,7 @@ export interface PurgeCounts {
  * (without a compile option) nor PostgreSQL supports `DELETE … LIMIT`.
  */
 export async function purgeRetention(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 'config'>,
   opts: { batchSize?: number } = {},
 ): Promise<PurgeCounts> {
   const { db } = deps;
@@ -48,6 +51,9 @@ export async function purgeRetention(
   // rate_limits.tat is in microseconds (rate-limit/db-rate-limiter.ts).
   const rateCutoff = (now - RATE_LIMIT_IDLE_MS) * 1000;
 
+  // On PostgreSQL whole months go as a partition drop (DESIGN.md); the batched delete below then
+  // only trims the month the cutoff falls in (and rows that sat in the DEFAULT partition).
+  const eventPartitions = (await dropExpiredEventPartitions(db, deps.dialect, eventCutoff)).length;
   const events = await inBatches(batch, async () => (await db.deleteFrom('events')
     .where('id', 'in', db.selectFrom('events').select('id').where('occurred_at', '<', eventCutoff).limit(batch))
     .executeTakeFirst()).numDeletedRows);
@@ -92,7 +98,7 @@ export async function purgeRetention(
     .where('id', 'in', db.selectFrom('webhook_attempts').select('id').where('attempted_at', '<', bodyCutoff).limit(batch))
     .executeTakeFirst()).numDeletedRows);
 
-  return { events, bodies, idempotencyKeys, rateLimits, feedbackKeys, inboundReports, webhookDeliveries, webhookAttempts };
+  return { eventPartitions, events, bodies, idempotencyKeys, rateLimits, feedbackKeys, inboundReports, webhookDeliveries, webhookAttempts };
 }
 
 /** Runs `step` until it affects fewer rows than a full batch; returns the total affected. */

@@ -1,8 +1,9 @@
 import type { Deps } from '../deps.js';
 import { recheckDueDomains } from '../domains/recheck-domains.js';
-import { purgeRetention } from '../events/purge-retention.js';
+import { EVENT_RETENTION_MS, purgeRetention } from '../events/purge-retention.js';
+import { ensureEventPartitions } from '../storage/event-partitions.js';
 
-/** How often the scheduler role re-checks due domains and purges what retention allows. */
+/** How often the scheduler role re-checks due domains, makes event partitions and purges what retention allows. */
 const SCHEDULER_TICK_MS = 60_000;
 
 /** Runs the periodic work once now and then every minute, never two runs at once; errors are logged. */
@@ -23,6 +24,13 @@ async function schedulerTick(deps: Deps): Promise<void> {
     if (checked > 0) deps.log.debug({ checked }, 'domains re-checked');
   } catch (err) {
     deps.log.error({ err }, 'domain re-check failed');
+  }
+  try {
+    const now = deps.clock.now();
+    const made = await ensureEventPartitions(deps.db, deps.dialect, now - EVENT_RETENTION_MS, now);
+    if (made.length > 0) deps.log.info({ partitions: made }, 'event partitions created');
+  } catch (err) {
+    deps.log.error({ err }, 'creating event partitions failed');
   }
   try {
     const purged = await purgeRetention(deps);

@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002-delivery.js';
 import * as m0003 from './migrations/0003-unlogged-rate-limits.js';
 import * as m0004 from './migrations/0004-feedback.js';
 import * as m0005 from './migrations/0005-sandbox-triggers.js';
+import * as m0006 from './migrations/0006-partition-events.js';
 
 /** Numbered, forward-only migrations (DESIGN.md convention 3), listed in code so no file scan is needed. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-unlogged-rate-limits': m0003,
   '0004-feedback': m0004,
   '0005-sandbox-triggers': m0005,
+  '0006-partition-events': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -21,16 +23,17 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
  * Brings the schema up to date; safe to run from several processes at once (Kysely's migration
  * lock). On PostgreSQL the migration tables live in the connection's current schema: left to
  * itself Kysely looks for them in every schema, and would take another schema's (another
- * Posthorn, another Kysely app on the same database) for ours.
+ * Posthorn, another Kysely app on the same database) for ours. `upTo` stops after the named
+ * migration (tests of a migration's data conversion).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists
-export async function migrate(db: Kysely<any>, dialect: DialectName): Promise<void> {
+export async function migrate(db: Kysely<any>, dialect: DialectName, upTo?: string): Promise<void> {
   const migrationTableSchema = dialect === 'postgres'
     ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema
     : undefined;
   const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
+    const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
     if (!error) return;
     // Kysely looks for its migration table by listing the tables of every schema in the database;
     // a schema dropped by someone else during that catalog read fails it with 3F000 (invalid

@@ -21,14 +21,14 @@ export interface TestDb extends OpenDatabase {
 }
 
 /**
- * A fresh, migrated database: a SQLite file in a new temp dir, or a new schema in the PostgreSQL
+ * A fresh, migrated database (up to `migrateUpTo` when given): a SQLite file in a new temp dir, or a new schema in the PostgreSQL
  * test database (search_path points at it), dropped on close.
  */
-export async function createTestDb(dialect: DialectName): Promise<TestDb> {
+export async function createTestDb(dialect: DialectName, opts: { migrateUpTo?: string } = {}): Promise<TestDb> {
   const dataDir = mkdtempSync(join(tmpdir(), 'posthorn-test-'));
   if (dialect === 'sqlite') {
     const open = openDatabase({ databaseUrl: null, dataDir });
-    await migrate(open.db, 'sqlite').catch(async (err: unknown) => { await open.close(); throw err; });
+    await migrate(open.db, 'sqlite', opts.migrateUpTo).catch(async (err: unknown) => { await open.close(); throw err; });
     return {
       ...open, dataDir, env: { POSTHORN_DATA_DIR: dataDir },
       close: async () => { await open.close(); rmSync(dataDir, { recursive: true, force: true }); },
@@ -41,7 +41,7 @@ export async function createTestDb(dialect: DialectName): Promise<TestDb> {
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const open = openDatabase({ databaseUrl: url, dataDir, pgSchema: schema });
-  await migrate(open.db, 'postgres').catch(async (err: unknown) => { await open.close(); throw err; });
+  await migrate(open.db, 'postgres', opts.migrateUpTo).catch(async (err: unknown) => { await open.close(); throw err; });
   const sep = url.includes('?') ? '&' : '?';
   return {
     ...open, dataDir,

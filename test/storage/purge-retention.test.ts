@@ -146,7 +146,7 @@ for (const dialect of testDialects()) {
         { key: 'busy', tat: (now + 500) * 1000 },
       ]).execute();
       const counts = await purgeRetention(t);
-      assert.deepEqual(counts, { events: 0, bodies: 0, idempotencyKeys: 0, rateLimits: 1, feedbackKeys: 0, inboundReports: 0, webhookDeliveries: 0, webhookAttempts: 0 });
+      assert.deepEqual(counts, { eventPartitions: 0, events: 0, bodies: 0, idempotencyKeys: 0, rateLimits: 1, feedbackKeys: 0, inboundReports: 0, webhookDeliveries: 0, webhookAttempts: 0 });
       const left = await t.db.selectFrom('rate_limits').select('key').orderBy('key').execute();
       assert.deepEqual(left.map((r) => r.key), ['busy', 'recent']);
     });
