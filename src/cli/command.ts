@@ -7,6 +7,7 @@ export interface CliOptions {
   help?: boolean;
   roles?: string;
   account?: string;
+  domain?: string;
   reason?: string;
   'rate-limit'?: string;
   'monthly-quota'?: string;

@@ -5,6 +5,7 @@ import { bounceParse } from './bounce-commands.js';
 import type { Command, CliOptions } from './command.js';
 import { domainAdd, domainSet, domainShow, domainVerify } from './domain-commands.js';
 import { keyCreate } from './key-commands.js';
+import { noticeList } from './notice-commands.js';
 import { parseArgv, UsageError } from './parse-argv.js';
 import { sandboxList, sandboxShow } from './sandbox-commands.js';
 import { serveCommand } from './serve-command.js';
@@ -16,7 +17,7 @@ import { webhookRemove, webhookRotate, webhookSet, webhookShow } from './webhook
 const COMMANDS: Command[] = [
   serveCommand, accountCreate, accountSet, domainAdd, domainVerify, domainShow, domainSet, keyCreate,
   smtpCredentialCreate, smtpCredentialRevoke, smtpCredentialList,
-  suppressionAdd, suppressionRemove, suppressionList, sandboxList, sandboxShow, bounceParse,
+  suppressionAdd, suppressionRemove, suppressionList, noticeList, sandboxList, sandboxShow, bounceParse,
   webhookSet, webhookRotate, webhookShow, webhookRemove,
 ];
 

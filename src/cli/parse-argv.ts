@@ -10,6 +10,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   roles: { type: 'string' },
   account: { type: 'string' },
+  domain: { type: 'string' },
   reason: { type: 'string' },
   'rate-limit': { type: 'string' },
   'monthly-quota': { type: 'string' },

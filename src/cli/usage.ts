@@ -30,6 +30,7 @@ Commands:
                                               suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)
   suppression remove ADDRESS --account NAME   take an address off the suppression list
   suppression list --account NAME             the account's suppression list, newest first
+  notice list --account NAME [--domain D]     the newest notices: DNS warnings, complaint rate, disabled webhooks
   sandbox list                                messages the sandbox kept instead of sending, newest first
   sandbox show ID                             one sandbox message with its raw, signed source
   bounce parse FILE|-                         parse a bounce or complaint report (- reads stdin) as the
