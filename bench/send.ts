@@ -60,6 +60,7 @@ async function run(dialect: DialectName): Promise<void> {
     const accepted = result['2xx'];
     // Requests still in flight when autocannon stops commit without being counted: at most one per connection.
     const stored = after - before;
+    if (process.env.BENCH_VERBOSE) console.error(`stored ${stored}, 2xx ${accepted}, non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`);
     if (stored < accepted || stored > accepted + CONNECTIONS + result.non2xx + result.errors) {
       throw new Error(`202 responses (${accepted}) do not match messages stored (${stored}); ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
     }
