@@ -157,15 +157,24 @@ export function createSubmitPipeline(deps: Deps): SubmitPipeline {
     return { kind: 'accepted', body, replayed: false };
   }
 
-  /** The first two steps, per intake: who is sending, and what. */
+  /**
+   * The first two steps: who is sending, and what. Each intake translates its own input; the rules
+   * on the result (the List-Unsubscribe conflict, decisions §5) are checked once, for both.
+   */
   async function authenticateAndValidate(input: HttpSubmission | SmtpSubmission): Promise<{ auth: AuthContext; req: SendRequest; key: string | undefined } | SubmitResult> {
+    const first = await intake(input);
+    if ('kind' in first) return first;
+    const conflict = unsubscribeConflict(resolveTracking(first.auth.domain.tracking, first.req), first.req);
+    return conflict ? refused(conflict) : first;
+  }
+
+  /** Authenticates and parses one submission as its intake (HTTP JSON or relayed MIME) delivers it. */
+  async function intake(input: HttpSubmission | SmtpSubmission): Promise<{ auth: AuthContext; req: SendRequest; key: string | undefined } | SubmitResult> {
     if (input.source === 'http') {
       const auth = await authenticate(deps, input.authorization);
       if (!auth) return refused(UNAUTHORIZED);
       const req = validateSendJson(input.contentType, input.body);
       if ('type' in req) return refused(req);
-      const conflict = unsubscribeConflict(resolveTracking(auth.domain.tracking, req), req);
-      if (conflict) return refused(conflict);
       return { auth, req, key: input.idempotencyKey };
     }
     const auth = await smtpContext(deps, input.credentialId);
@@ -181,8 +190,6 @@ export function createSubmitPipeline(deps: Deps): SubmitPipeline {
         ...(sub.options.unsubscribe !== undefined ? { unsubscribe: sub.options.unsubscribe } : {}),
       },
     };
-    const conflict = unsubscribeConflict(resolveTracking(auth.domain.tracking, req), req);
-    if (conflict) return refused(conflict);
     return { auth, req, key: sub.idempotencyKey };
   }
 
