@@ -2,17 +2,16 @@
 // the per-domain tracking defaults through the real CLI, on every test database.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli, type CliResult } from '../helpers/run-cli.js';
-import { createTestDb, testDialects, type TestDb } from '../helpers/test-db.js';
+import { createCliDb, type CliDb } from '../helpers/cli-db.js';
+import type { CliResult } from '../helpers/run-cli.js';
+import { testDialects } from '../helpers/test-db.js';
 
 for (const dialect of testDialects()) {
   describe(`domain tracking settings CLI (${dialect})`, () => {
-    let db: TestDb;
-    let env: Record<string, string>;
-    const cli = (...args: string[]): Promise<CliResult> => runCli(args, env);
+    let db: CliDb;
+    const cli = (...args: string[]): Promise<CliResult> => db.cli(...args);
     before(async () => {
-      db = await createTestDb(dialect);
-      env = { ...db.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.posthorn.test' };
+      db = await createCliDb(dialect);
     });
     after(() => db.close());
 

@@ -4,8 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createIds } from '../../src/core/ids.js';
 import { recordNotice } from '../../src/notices/record-notice.js';
-import { runCli, type CliResult } from '../helpers/run-cli.js';
-import { createTestDb, testDialects, type TestDb } from '../helpers/test-db.js';
+import { createCliDb, type CliDb } from '../helpers/cli-db.js';
+import type { CliResult } from '../helpers/run-cli.js';
+import { testDialects } from '../helpers/test-db.js';
 
 function ok(r: CliResult): void {
   assert.equal(r.code, 0, `exit ${r.code}; stderr: ${r.stderr}`);
@@ -13,13 +14,11 @@ function ok(r: CliResult): void {
 
 for (const dialect of testDialects()) {
   describe(`posthorn notice list (${dialect})`, () => {
-    let db: TestDb;
-    let env: Record<string, string>;
-    const cli = (...args: string[]): Promise<CliResult> => runCli(args, env);
+    let db: CliDb;
+    const cli = (...args: string[]): Promise<CliResult> => db.cli(...args);
 
     before(async () => {
-      db = await createTestDb(dialect);
-      env = { ...db.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.posthorn.test' };
+      db = await createCliDb(dialect);
       ok(await cli('account', 'create', 'acme'));
       ok(await cli('account', 'create', 'other'));
       ok(await cli('domain', 'add', 'acme.test', '--account', 'acme'));

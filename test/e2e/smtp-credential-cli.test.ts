@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { authenticate } from '../../src/credentials/authenticate.js';
 import { authenticateSmtp } from '../../src/credentials/smtp-credentials.js';
-import { runCli, type CliResult } from '../helpers/run-cli.js';
-import { createTestDb, type TestDb } from '../helpers/test-db.js';
+import { createCliDb, type CliDb } from '../helpers/cli-db.js';
+import type { CliResult } from '../helpers/run-cli.js';
 
 function assertJsonSuccess(r: CliResult): void {
   assert.equal(r.code, 0, `exit ${r.code}; stderr: ${r.stderr}`);
@@ -13,13 +13,11 @@ function assertJsonSuccess(r: CliResult): void {
 }
 
 describe('posthorn smtp-credential (sqlite)', () => {
-  let db: TestDb;
-  let env: Record<string, string>;
-  const cli = (...args: string[]): Promise<CliResult> => runCli(args, env);
+  let db: CliDb;
+  const cli = (...args: string[]): Promise<CliResult> => db.cli(...args);
 
   before(async () => {
-    db = await createTestDb('sqlite');
-    env = { ...db.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.posthorn.test' };
+    db = await createCliDb('sqlite');
   });
   after(() => db.close());
 

@@ -1,21 +1,19 @@
 // `posthorn webhook set|rotate|show|remove` as real child processes (operations.md), on SQLite.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli, type CliResult } from '../helpers/run-cli.js';
-import { createTestDb, type TestDb } from '../helpers/test-db.js';
+import { createCliDb, type CliDb } from '../helpers/cli-db.js';
+import type { CliResult } from '../helpers/run-cli.js';
 
 function ok(r: CliResult): void {
   assert.equal(r.code, 0, `exit ${r.code}; stderr: ${r.stderr}`);
 }
 
 describe('posthorn webhook (sqlite)', () => {
-  let db: TestDb;
-  let env: Record<string, string>;
-  const cli = (...args: string[]): Promise<CliResult> => runCli(args, env);
+  let db: CliDb;
+  const cli = (...args: string[]): Promise<CliResult> => db.cli(...args);
 
   before(async () => {
-    db = await createTestDb('sqlite');
-    env = { ...db.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.posthorn.test' };
+    db = await createCliDb('sqlite');
     ok(await cli('account', 'create', 'acme'));
     ok(await cli('domain', 'add', 'acme.test', '--account', 'acme'));
   });
