@@ -11,8 +11,6 @@ import { createResolver } from './domains/create-resolver.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createDbRateLimiter } from './rate-limit/db-rate-limiter.js';
 import { createMemoryRateLimiter } from './rate-limit/rate-limiter.js';
-import { EVENT_RETENTION_MS } from './events/purge-retention.js';
-import { ensureEventPartitions } from './storage/event-partitions.js';
 import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open-database.js';
 import { bootstrapSandbox, type SandboxWelcome } from './sandbox/bootstrap-sandbox.js';
@@ -48,9 +46,6 @@ export async function buildDeps(config: Readonly<Config>): Promise<Runtime> {
   const { db, dialect, close } = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrate(db, dialect);
-    // The months retention still covers and the next ones; the scheduler keeps this true later.
-    const now = systemClock.now();
-    await ensureEventPartitions(db, dialect, now - EVENT_RETENTION_MS, now);
   } catch (err) {
     await close();
     throw err;
