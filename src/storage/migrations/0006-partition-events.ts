@@ -5,8 +5,9 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * event table is partitioned by time so retention is a partition drop"). This migration makes the
  * parent and its DEFAULT partition and moves the existing rows into it; the monthly partitions
  * are created by storage/event-partitions.ts from the scheduler role (at its start, then every
- * tick), which also moves any rows of their month out of DEFAULT. A partitioned table's primary key must include the
- * partition key, hence (id, occurred_at); ids stay unique because they are ULIDs minted once.
+ * tick), which also moves any rows of their month out of DEFAULT. A partitioned table's primary
+ * key must include the partition key, hence (id, occurred_at); ids stay unique because they are
+ * ULIDs minted once.
  * SQLite keeps its single table: it has no partitions, and retention deletes in batches there.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
