@@ -16,7 +16,7 @@ const ATTACKER = '127.0.0.2';
 /** A raw client from `localAddress`: plaintext, or TLS from the first byte. */
 function open(port: number, localAddress: string, implicitTls = false): SmtpWire {
   const socket = implicitTls
-    ? tls.connect({ host: '127.0.0.1', port, localAddress, rejectUnauthorized: false })
+    ? tls.connect({ socket: net.connect({ host: '127.0.0.1', port, localAddress }), rejectUnauthorized: false })
     : net.connect({ host: '127.0.0.1', port, localAddress });
   socket.on('error', () => undefined);
   return new SmtpWire(socket);
