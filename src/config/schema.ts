@@ -45,6 +45,7 @@ export interface Config {
   smtpAuthTimeout: number;
   inboundMaxConnectionsPerClient: number;
   inboundMailTimeout: number;
+  queueLease: number;
 }
 
 /** One configuration key: its variable, parser, default and the sentence docs/config.md shows. */
@@ -157,4 +158,10 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     defaultText: '`10`', description: 'Connections one client address (an IPv6 client: its /64) may hold on the inbound MX; more get `421 4.7.0` and are closed.' }),
   entry({ key: 'inboundMailTimeout', env: 'POSTHORN_INBOUND_MAIL_TIMEOUT', parse: p.parseDuration, default: () => 60_000,
     defaultText: '`60s`', description: 'An inbound MX session that has not sent its first MAIL this long after the greeting is closed with `421 4.7.0`.' }),
+  entry({ key: 'queueLease', env: 'POSTHORN_QUEUE_LEASE', parse: (t) => {
+    const ms = p.parseDuration(t);
+    if (ms < 100) throw new Error(`expected a lease of at least 100ms, got "${t}"`);
+    return ms;
+  }, default: () => 30_000, defaultText: '`30s`',
+  description: 'How long a delivery worker holds a claimed job; it renews the lease every third of it while the attempt runs, so the mail of a crashed worker is taken up again by another within about this time.' }),
 ];
