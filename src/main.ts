@@ -12,6 +12,8 @@ import { createMetrics } from './metrics/metrics.js';
 import { createDbRateLimiter } from './rate-limit/db-rate-limiter.js';
 import { createMemoryRateLimiter } from './rate-limit/rate-limiter.js';
 import { migrate } from './storage/migrate.js';
+import { ensureEventPartitions } from './storage/event-partitions.js';
+import { EVENT_RETENTION_MS } from './events/purge-retention.js';
 import { openDatabase } from './storage/open-database.js';
 import { bootstrapSandbox, type SandboxWelcome } from './sandbox/bootstrap-sandbox.js';
 import { startScheduler } from './scheduler/start-scheduler.js';
@@ -97,6 +99,10 @@ export async function serve(config: Readonly<Config>, roles?: Role[], opts: { on
     let smtp: RelayPorts | null = null;
     let inbound: number | null = null;
     const share = shared(deps);
+    // Event partitions exist before any role takes traffic (PostgreSQL; the scheduler role keeps
+    // them ahead after that), so the first sends never land in DEFAULT while the month is made.
+    const now = deps.clock.now();
+    await ensureEventPartitions(deps.db, deps.dialect, now - EVENT_RETENTION_MS, now);
     for (const role of chosen) {
       const s = await startRole(deps, role, share);
       started.push(s);

@@ -41,6 +41,11 @@ export interface Config {
   complaintAddress: string;
   inboundMaxSize: number;
   inboundRateLimit: number;
+  smtpMaxConnectionsPerClient: number;
+  smtpAuthTimeout: number;
+  inboundMaxConnectionsPerClient: number;
+  inboundMailTimeout: number;
+  queueLease: number;
 }
 
 /** One configuration key: its variable, parser, default and the sentence docs/config.md shows. */
@@ -145,4 +150,18 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     defaultText: '`10MB`', description: 'Largest report the inbound MX accepts (SIZE, RFC 1870); bounces carrying a whole message stay well under.' }),
   entry({ key: 'inboundRateLimit', env: 'POSTHORN_INBOUND_RATE_LIMIT', parse: (t) => p.parseInteger(t, 1, 1_000_000), default: () => 100,
     defaultText: '`100`', description: 'Reports per minute the inbound MX accepts from one client IP address before answering 421.' }),
+  entry({ key: 'smtpMaxConnectionsPerClient', env: 'POSTHORN_SMTP_MAX_CONNECTIONS_PER_CLIENT', parse: (t) => p.parseInteger(t, 1, 10_000), default: () => 20,
+    defaultText: '`20`', description: 'Connections one client address (an IPv6 client: its /64) may hold on each relay port; more get `421 4.7.0` and are closed.' }),
+  entry({ key: 'smtpAuthTimeout', env: 'POSTHORN_SMTP_AUTH_TIMEOUT', parse: p.parseDuration, default: () => 30_000,
+    defaultText: '`30s`', description: 'A relay session not authenticated this long after its greeting is closed with `421 4.7.0`; also the TLS handshake deadline of the implicit-TLS port (at most 10 s).' }),
+  entry({ key: 'inboundMaxConnectionsPerClient', env: 'POSTHORN_INBOUND_MAX_CONNECTIONS_PER_CLIENT', parse: (t) => p.parseInteger(t, 1, 10_000), default: () => 10,
+    defaultText: '`10`', description: 'Connections one client address (an IPv6 client: its /64) may hold on the inbound MX; more get `421 4.7.0` and are closed.' }),
+  entry({ key: 'inboundMailTimeout', env: 'POSTHORN_INBOUND_MAIL_TIMEOUT', parse: p.parseDuration, default: () => 60_000,
+    defaultText: '`60s`', description: 'An inbound MX session that has not sent its first MAIL this long after the greeting is closed with `421 4.7.0`.' }),
+  entry({ key: 'queueLease', env: 'POSTHORN_QUEUE_LEASE', parse: (t) => {
+    const ms = p.parseDuration(t);
+    if (ms < 100) throw new Error(`expected a lease of at least 100ms, got "${t}"`);
+    return ms;
+  }, default: () => 30_000, defaultText: '`30s`',
+  description: 'How long a delivery worker holds a claimed job; it renews the lease every third of it while the attempt runs, so the mail of a crashed worker is taken up again by another within about this time.' }),
 ];

@@ -1,15 +1,19 @@
 import { hostname } from 'node:os';
 import type { Deps } from '../deps.js';
 import { claimJobs } from '../queue/claim-jobs.js';
-import { completeJobs, releaseJobs } from '../queue/finish-jobs.js';
+import { completeJobs, heldJobs, releaseJobs, renewJobs } from '../queue/finish-jobs.js';
 import { startClaimLoop } from '../queue/claim-loop.js';
 import { createBatcher } from '../storage/batcher.js';
 import { deliverGroup, type DeliveryContext, type GroupResult } from './deliver-group.js';
 import { loadClaimed, type DeliveryGroup } from './load-claimed.js';
 import { planOutcomes, writeOutcomes } from './record-outcomes.js';
 
-/** How long a claimed job stays ours; a worker killed mid-delivery loses its jobs to others after it (issue 02 §1, §8). */
-export const LEASE_MS = 5 * 60_000;
+/**
+ * The default of POSTHORN_QUEUE_LEASE: how long a claimed job stays ours unless renewed. A worker
+ * renews the jobs of its running attempts every third of it, so a long attempt keeps its jobs and
+ * the jobs of a worker that died come back to the others after at most this long.
+ */
+export const LEASE_MS = 30_000;
 
 export interface DeliveryWorkerOptions {
   /** Groups (SMTP transactions) in flight at once. */
@@ -37,14 +41,50 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
   const workerId = `${hostname()}:${process.pid}:${deps.ids.random(4).toString('hex')}`;
   const context: DeliveryContext = { ...ctx, deps };
 
+  const leaseMs = deps.config.queueLease;
   const recorder = createBatcher<GroupResult, void>(async (results) => {
-    const now = deps.clock.now();
-    const plan = planOutcomes(results, deps.config, deps.ids, now);
-    await deps.db.transaction().execute((trx) => writeOutcomes(trx, plan, workerId, now));
+    await deps.db.transaction().execute(async (trx) => {
+      const now = deps.clock.now();
+      // Only outcomes of jobs this worker still holds are written: a job whose lease ended and
+      // that another worker took is theirs to record (their attempt may already have).
+      const held = await heldJobs(trx, results.flatMap((r) => r.group.items.map((i) => i.job.id)), workerId, deps.dialect);
+      let lost = 0;
+      const kept = results.flatMap((r): GroupResult[] => {
+        const keep = r.group.items.map((i) => held.has(i.job.id));
+        lost += keep.filter((k) => !k).length;
+        if (keep.every((k) => !k)) return [];
+        if (keep.every((k) => k)) return [r];
+        return [{ ...r, group: { ...r.group, items: r.group.items.filter((_i, n) => keep[n]) }, outcomes: r.outcomes.filter((_o, n) => keep[n]) }];
+      });
+      if (lost > 0) deps.log.warn({ jobs: lost }, 'delivery outcomes not recorded: their leases ended and another worker holds them');
+      await writeOutcomes(trx, planOutcomes(kept, deps.config, deps.ids, now), workerId, now);
+    });
     return results.map(() => undefined);
   }, { maxBatch: 200, concurrency: deps.dialect === 'postgres' ? 4 : 1 });
 
+  /** Jobs of the attempts running now (claimed, not yet recorded): the ones whose leases are renewed. */
+  const running = new Set<string>();
+  let renewing: Promise<void> | null = null;
+  const renew = (): void => {
+    if (renewing || running.size === 0) return;
+    renewing = renewJobs(deps.db, [...running], workerId, deps.clock.now() + leaseMs)
+      .catch((err: unknown) => deps.log.error({ err }, 'renewing delivery leases failed; retried at the next renewal'))
+      .finally(() => { renewing = null; });
+  };
+  const renewal = setInterval(renew, Math.max(10, Math.floor(leaseMs / 3)));
+  renewal.unref();
+
   async function runGroup(group: DeliveryGroup): Promise<void> {
+    const ids = group.items.map((i) => i.job.id);
+    for (const id of ids) running.add(id);
+    try {
+      await attempt(group);
+    } finally {
+      for (const id of ids) running.delete(id);
+    }
+  }
+
+  async function attempt(group: DeliveryGroup): Promise<void> {
     let result: GroupResult;
     try {
       result = await deliverGroup(context, group);
@@ -67,7 +107,7 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
   async function claim(limit: number): Promise<DeliveryGroup[]> {
     // Claims again when every job claimed was an orphan: an empty answer must mean an empty queue.
     for (;;) {
-      const claimed = await claimJobs(deps, 'deliver', workerId, limit, LEASE_MS);
+      const claimed = await claimJobs(deps, 'deliver', workerId, limit, leaseMs);
       if (claimed.length === 0) return [];
       const { groups, orphans } = await loadClaimed(deps, claimed);
       if (orphans.length > 0) {
@@ -83,6 +123,9 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
   return {
     async stop(timeoutMs) {
       const finished = await loop.stop(timeoutMs);
+      // Attempts still running past the stop bound lose their leases to the other workers.
+      clearInterval(renewal);
+      await renewing;
       if (finished === 'timeout') deps.log.warn({ inFlight: loop.inFlight() }, 'stopping with deliveries in flight: their leases expire and they are retried');
       await recorder.drain();
       // Whatever this worker still holds and did not finish goes back to the queue now, not after the lease.

@@ -1,6 +1,7 @@
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Deps } from '../deps.js';
 import { ReportRefused, storeReport } from '../feedback/receive-report.js';
+import { closeSession, guardClientSlots } from '../smtp/client-slots.js';
 import { replyText } from '../smtp/enhanced-replies.js';
 import { createClientRateLimit } from './client-rate-limit.js';
 import { checkInboundRecipient } from './inbound-recipient.js';
@@ -17,7 +18,7 @@ export const INBOUND_LIMITS = {
 } as const;
 
 interface InboundSession extends SMTPServerSession {
-  posthorn?: { errors: number };
+  posthorn?: { errors: number; mailSeen?: boolean };
 }
 
 function smtpError(code: number, enhanced: string, message: string): Error & { responseCode: number } {
@@ -56,6 +57,14 @@ export function createInboundServer(deps: Deps, opts: { tls: { cert: string; key
     hideDSN: true,
     hideENHANCEDSTATUSCODES: false,
     maxClients: INBOUND_LIMITS.maxClients,
+    // Ends a session that sends no MAIL in time: a stranger holding a slot idle, not a sender.
+    onConnect(session: InboundSession, callback) {
+      const mailMs = deps.config.inboundMailTimeout;
+      setTimeout(() => {
+        if (!session.posthorn?.mailSeen) closeSession(server, session.id, replyText('4.7.0', `No MAIL within ${Math.ceil(mailMs / 1000)} s; closing.`));
+      }, mailMs).unref();
+      return callback();
+    },
     maxRecipients: INBOUND_LIMITS.maxRecipients,
     socketTimeout: INBOUND_LIMITS.idleMs,
     closeTimeout: 10_000,
@@ -69,6 +78,8 @@ export function createInboundServer(deps: Deps, opts: { tls: { cert: string; key
         return callback(smtpError(421, '4.7.0', `Too many reports from ${session.remoteAddress} (limit ${deps.config.inboundRateLimit} per minute); try again in ${wait} s.`));
       }
       // Any sender, the null one included: reports come from MAILER-DAEMONs and feedback loops.
+      session.posthorn ??= { errors: 0 };
+      session.posthorn.mailSeen = true;
       return callback();
     },
 
@@ -109,6 +120,7 @@ export function createInboundServer(deps: Deps, opts: { tls: { cert: string; key
       });
     },
   });
+  guardClientSlots(server, { perClient: deps.config.inboundMaxConnectionsPerClient, hostname: deps.config.hostname });
   server.on('error', (err) => deps.log.warn({ err }, 'inbound connection error'));
   return server;
 }

@@ -3,6 +3,31 @@ import type { Database } from '../storage/database.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** Ids per statement, well under the bound-parameter limits of SQLite and PostgreSQL. */
+const CHUNK = 1000;
+
+/**
+ * Of `ids`, those `workerId` still holds, locked until the caller's transaction ends on PostgreSQL
+ * (FOR UPDATE: a claim by another worker skips them meanwhile); SQLite has one writer at a time.
+ */
+export async function heldJobs(db: Db, ids: string[], workerId: string, dialect: 'sqlite' | 'postgres'): Promise<Set<string>> {
+  const held = new Set<string>();
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    let q = db.selectFrom('jobs').select('id').where('id', 'in', ids.slice(i, i + CHUNK)).where('locked_by', '=', workerId);
+    if (dialect === 'postgres') q = q.forUpdate();
+    for (const r of await q.execute()) held.add(r.id);
+  }
+  return held;
+}
+
+/** Extends the lease of jobs `workerId` still holds to `until`; a job another worker took stays theirs. */
+export async function renewJobs(db: Db, ids: string[], workerId: string, until: number): Promise<void> {
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    await db.updateTable('jobs').set({ locked_until: until, run_at: until })
+      .where('id', 'in', ids.slice(i, i + CHUNK)).where('locked_by', '=', workerId).execute();
+  }
+}
+
 /** Removes finished jobs, but only while `workerId` still holds them (a lease lost to another worker is not ours to finish). */
 export async function completeJobs(db: Db, ids: string[], workerId: string): Promise<void> {
   if (ids.length === 0) return;

@@ -9,6 +9,7 @@ import { writeEvents } from '../events/write-events.js';
 import type { SubmitPipeline } from '../send/submit.js';
 import { BODY_LIMIT } from '../core/limits.js';
 import { findSuppressed } from '../suppression/find-suppressed.js';
+import { closeSession, guardClientSlots } from './client-slots.js';
 import { createDataGuard } from './data-guard.js';
 import { replyText } from './enhanced-replies.js';
 import { RELAY_MAX_RECIPIENTS } from './parse-submission.js';
@@ -23,6 +24,8 @@ export const RELAY_LIMITS = {
   sessionMs: 30 * 60_000,
   /** Refusals in one session before it is closed with 421. */
   maxErrors: 20,
+  /** Longest TLS handshake on the implicit-TLS port (also at most POSTHORN_SMTP_AUTH_TIMEOUT). */
+  handshakeMs: 10_000,
 } as const;
 
 interface RelaySession extends SMTPServerSession {
@@ -70,6 +73,8 @@ export function createRelayServer(
     // smtp-server hides ENHANCEDSTATUSCODES unless told otherwise; the relay advertises it (issue 03)
     // and so gets RFC 3463 codes on smtp-server's own replies too (530, 503, ...).
     hideENHANCEDSTATUSCODES: false,
+    // Implicit TLS is terminated in front (client-slots.ts), with its own handshake deadline.
+    secured: opts.implicitTls,
     maxClients: RELAY_LIMITS.maxClients,
     socketTimeout: RELAY_LIMITS.idleMs,
     closeTimeout: 10_000,
@@ -79,11 +84,14 @@ export function createRelayServer(
     onConnect(session, callback) {
       const verdict = throttle.check(session.remoteAddress, deps.clock.now());
       if (!verdict.allowed) return callback(smtpError(421, '4.7.0', `Too many failed logins from ${session.remoteAddress}; try again in ${Math.ceil(verdict.retryAfterMs / 1000)} s.`));
-      // The total session time, however busy it keeps itself (issue 03 §5).
-      const timer = setTimeout(() => {
-        for (const c of server.connections as Set<{ session?: { id: string }; close: () => void }>) if (c.session?.id === session.id) c.close();
-      }, RELAY_LIMITS.sessionMs);
-      timer.unref();
+      // The total session time, however busy it keeps itself.
+      setTimeout(() => closeSession(server, session.id), RELAY_LIMITS.sessionMs).unref();
+      // Before AUTH a session is a stranger's: it gets a short deadline, not the 5-minute idle
+      // time RFC 5321 §4.5.3.2.7 asks for between commands of a client we know.
+      const authMs = deps.config.smtpAuthTimeout;
+      setTimeout(() => {
+        if (!(session as RelaySession).posthorn) closeSession(server, session.id, replyText('4.7.0', `Not authenticated within ${Math.ceil(authMs / 1000)} s; closing.`));
+      }, authMs).unref();
       return callback();
     },
 
@@ -167,6 +175,10 @@ export function createRelayServer(
         return undefined;
       });
     },
+  });
+  guardClientSlots(server, {
+    perClient: deps.config.smtpMaxConnectionsPerClient, hostname: deps.config.hostname,
+    ...(opts.implicitTls ? { tls: { ...opts.tls, handshakeMs: Math.min(RELAY_LIMITS.handshakeMs, deps.config.smtpAuthTimeout) } } : {}),
   });
   server.on('error', (err) => deps.log.warn({ err }, 'relay connection error'));
   return server;

@@ -53,6 +53,11 @@ export async function ensureEventPartitions(db: Kysely<Database>, dialect: Diale
   if (missing.length === 0) return [];
   return db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${LOCK_KEY})`.execute(trx);
+    // Inserts wait until this commits. Without it an insert routed to DEFAULT between the move
+    // below and the ATTACH either breaks the ATTACH (DEFAULT would hold a row of the new month) or
+    // fails itself ("violates partition constraint", a 500 for its whole group commit). SHARE ROW
+    // EXCLUSIVE conflicts with the ROW EXCLUSIVE lock every INSERT takes and lets reads through.
+    await sql`LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
     const present = new Set((await listEventPartitions(trx)).map((p) => p.name));
     const made: string[] = [];
     for (const p of missing) {

@@ -78,7 +78,7 @@ for (const dialect of testDialects()) {
         const held = await db.db.selectFrom('jobs').select('id').where('locked_by', 'is not', null).execute();
         assert.ok(held.length <= CONCURRENCY, `${held.length} jobs held, more than ${CONCURRENCY} in flight`);
         // The restarted server runs on the real clock; the dead worker's leases would end LEASE_MS
-        // (5 min) from now. Moving them back by exactly the lease stands for waiting that long.
+        // (the default POSTHORN_QUEUE_LEASE) from now. Moving them back by exactly the lease stands for waiting that long.
         await db.db.updateTable('jobs')
           .set((eb) => ({ run_at: eb('run_at', '-', LEASE_MS), locked_until: eb('locked_until', '-', LEASE_MS) }))
           .where('locked_by', 'is not', null).execute();

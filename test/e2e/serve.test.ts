@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { runCli } from '../helpers/run-cli.js';
 import { startServer, type RunningServer } from '../helpers/spawn-server.js';
 import { createTestDb, testDialects } from '../helpers/test-db.js';
+import { listEventPartitions, partitionFor } from '../../src/storage/event-partitions.js';
 
 interface Answer {
   status: number;
@@ -148,6 +149,25 @@ for (const dialect of testDialects()) {
       assert.deepEqual(settings, [], 'no sandbox bootstrap outside sandbox mode');
     } finally {
       // The server goes before its database: dropping a PostgreSQL schema waits for its users.
+      await server?.kill9();
+      await db.close();
+    }
+  });
+}
+
+for (const dialect of testDialects()) {
+  test(`posthorn serve on ${dialect} makes the event partitions before a role without the scheduler listens`, async () => {
+    const db = await createTestDb(dialect);
+    let server: RunningServer | undefined;
+    try {
+      server = await startServer({
+        ...db.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.posthorn.test', POSTHORN_LISTEN_HOST: '127.0.0.1',
+      }, { args: ['--roles', 'api'] });
+      // The API listens now, so the current month already has its partition (SQLite has none).
+      const names = dialect === 'postgres' ? (await listEventPartitions(db.db)).map((p) => p.name) : [];
+      assert.equal(names.includes(partitionFor(Date.now()).name), dialect === 'postgres', names.join(', '));
+      assert.equal(await server.stop(), 0);
+    } finally {
       await server?.kill9();
       await db.close();
     }

@@ -77,6 +77,65 @@ for (const dialect of testDialects()) {
       assert.equal(Number(row.occurred_at), later);
     });
 
+    test('inserts running while a month gets its partition (rows moved out of DEFAULT) all succeed', async () => {
+      const t = await setup();
+      const now = t.clock.now();
+      await ensureEventPartitions(t.db, dialect, now, now);
+      // A month past the partitions made ahead: its rows go to DEFAULT until the scheduler (or a
+      // fresh start, or a month boundary) makes its partition, while sends keep inserting.
+      const later = partitionFor(now + 150 * DAY).from + DAY;
+      const failures: string[] = [];
+      let written = 0;
+      let stop = false;
+      let n = 100;
+      const writer = async (): Promise<void> => {
+        while (!stop) {
+          const batch = [event(t, later, n++), event(t, now, n++)];
+          try {
+            await write(t, batch);
+            written += batch.length;
+          } catch (err) {
+            failures.push((err as Error).message);
+          }
+          // better-sqlite3 is synchronous: let the rest of the test run between inserts.
+          await new Promise((r) => setImmediate(r));
+        }
+      };
+      const writers = Array.from({ length: 6 }, () => writer());
+      const until = async (cond: () => boolean): Promise<void> => {
+        const deadline = Date.now() + 20_000;
+        while (!cond()) {
+          if (Date.now() > deadline) throw new Error('timed out');
+          await new Promise((r) => setImmediate(r));
+        }
+      };
+      const finish = async (): Promise<void> => { stop = true; await Promise.all(writers); };
+      try {
+        for (let round = 0; round < 3; round++) {
+          await until(() => written >= (round + 1) * 200 || failures.length > 0);
+          // Each round makes the month again: its partition goes, its rows back into DEFAULT.
+          if (dialect === 'postgres' && round > 0) {
+            await t.db.transaction().execute(async (trx) => {
+              await sql`ALTER TABLE events DETACH PARTITION ${sql.ref(partitionFor(later).name)}`.execute(trx);
+              await sql`INSERT INTO events_default SELECT * FROM ${sql.ref(partitionFor(later).name)}`.execute(trx);
+              await sql`DROP TABLE ${sql.ref(partitionFor(later).name)}`.execute(trx);
+            });
+          }
+          await ensureEventPartitions(t.db, dialect, now, later);
+        }
+        await until(() => written >= 800 || failures.length > 0);
+      } finally {
+        await finish();
+      }
+      assert.deepEqual(failures.slice(0, 3), []);
+      const { count } = await t.db.selectFrom('events').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+      assert.equal(Number(count), written);
+      if (dialect === 'postgres') {
+        const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM events_default`.execute(t.db);
+        assert.equal(Number(rows[0]!.n), 0, 'nothing of a partitioned month stays in DEFAULT');
+      }
+    });
+
     test('retention drops whole months as partitions and trims the month the cutoff falls in', async () => {
       const t = await setup();
       const now = t.clock.now();
