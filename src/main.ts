@@ -13,6 +13,7 @@ import { createDbRateLimiter } from './rate-limit/db-rate-limiter.js';
 import { createMemoryRateLimiter } from './rate-limit/rate-limiter.js';
 import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open-database.js';
+import { securePrivateDataDir } from './storage/private-data-dir.js';
 import { bootstrapSandbox, type SandboxWelcome } from './sandbox/bootstrap-sandbox.js';
 import { startScheduler } from './scheduler/start-scheduler.js';
 import type { SubmitPipeline } from './send/submit.js';
@@ -43,6 +44,8 @@ export async function buildDeps(config: Readonly<Config>): Promise<Runtime> {
   }
   // Synchronous writes: a CLI command's last log line must not be lost when it exits.
   const log = pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: true }));
+  // Before the database opens: its files must never be readable by other local users (docs/security.md).
+  securePrivateDataDir(config.dataDir, log, { create: config.databaseUrl === null });
   const { db, dialect, close } = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrate(db, dialect);
