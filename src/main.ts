@@ -14,6 +14,7 @@ import { createMemoryRateLimiter } from './rate-limit/rate-limiter.js';
 import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open-database.js';
 import { securePrivateDataDir } from './storage/private-data-dir.js';
+import { assertSecretKeys } from './secrets/manage-secrets.js';
 import { bootstrapSandbox, type SandboxWelcome } from './sandbox/bootstrap-sandbox.js';
 import { startScheduler } from './scheduler/start-scheduler.js';
 import type { SubmitPipeline } from './send/submit.js';
@@ -32,10 +33,11 @@ export interface Runtime extends Deps {
 }
 
 /**
- * Builds the real Deps from the configuration: the database (migrated), the system clock, ULID
+ * Builds the real Deps from the configuration: the database (migrated, its sealed secrets checked
+ * against the configured keys), the system clock, ULID
  * ids, the DNS resolver, a JSON logger on stderr (stdout is kept for command output) and metrics.
  */
-export async function buildDeps(config: Readonly<Config>): Promise<Runtime> {
+export async function buildDeps(config: Readonly<Config>, opts: { checkSecretKeys?: boolean } = {}): Promise<Runtime> {
   let resolver: Deps['resolver'];
   try {
     resolver = createResolver(config.dnsServers);
@@ -49,6 +51,8 @@ export async function buildDeps(config: Readonly<Config>): Promise<Runtime> {
   const { db, dialect, close } = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrate(db, dialect);
+    // `secrets status` skips this, to show what is missing rather than refuse.
+    if (opts.checkSecretKeys !== false) await assertSecretKeys({ db, config });
   } catch (err) {
     await close();
     throw err;

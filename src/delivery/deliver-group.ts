@@ -7,6 +7,8 @@ import { classifyReply } from './classify-reply.js';
 import type { DeliveryGroup } from './load-claimed.js';
 import { resolveRoute } from './resolve-route.js';
 import { makeReturnPath } from './return-path.js';
+import { secretBox } from '../secrets/secret-box.js';
+import { secretContext } from '../secrets/secret-fields.js';
 import type { AttemptResult, Destination, SmtpReply, Transport } from './transport.js';
 
 /** What happened to one recipient in this attempt, before retry policy is applied. */
@@ -32,11 +34,19 @@ export interface DeliveryContext {
   trackingSecret: Buffer;
 }
 
-function dkimKeys(group: DeliveryGroup): DkimKey[] {
+/**
+ * The group's signing keys, opened if sealed at rest. The box keeps what it opened, so a domain's
+ * key is decrypted once per process, not once per message; a key that does not open fails this
+ * message's signing (deferred, logged), not the whole claimed batch.
+ */
+function dkimKeys(ctx: DeliveryContext, group: DeliveryGroup): DkimKey[] {
   const m = group.message;
-  const keys: DkimKey[] = [{ id: `${m.domainId}:rsa:${m.dkim.selector}`, domain: m.domain, selector: m.dkim.selector, algorithm: 'rsa-sha256', privateKeyPem: m.dkim.privateKeyPem }];
+  const box = secretBox(ctx.deps.config);
+  const rsaPem = box.open(m.dkim.privateKeyPem, secretContext('domains.dkim_private_key', m.domainId));
+  const keys: DkimKey[] = [{ id: `${m.domainId}:rsa:${m.dkim.selector}`, domain: m.domain, selector: m.dkim.selector, algorithm: 'rsa-sha256', privateKeyPem: rsaPem }];
   if (m.dkim.ed25519) {
-    keys.push({ id: `${m.domainId}:ed25519:${m.dkim.ed25519.selector}`, domain: m.domain, selector: m.dkim.ed25519.selector, algorithm: 'ed25519-sha256', privateKeyPem: m.dkim.ed25519.privateKeyPem });
+    const edPem = box.open(m.dkim.ed25519.privateKeyPem, secretContext('domains.ed25519_private_key', m.domainId));
+    keys.push({ id: `${m.domainId}:ed25519:${m.dkim.ed25519.selector}`, domain: m.domain, selector: m.dkim.ed25519.selector, algorithm: 'ed25519-sha256', privateKeyPem: edPem });
   }
   return keys;
 }
@@ -90,7 +100,7 @@ export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): 
     const raw = isPersonalized(m.tracking) ? personalized(ctx, group)
       : m.mime !== null ? Buffer.from(m.mime, 'latin1') : renderMime(m.draft!);
     signedAt = deps.clock.now();
-    signed = await ctx.signer.sign(raw, dkimKeys(group), signedAt);
+    signed = await ctx.signer.sign(raw, dkimKeys(ctx, group), signedAt);
   } catch (err) {
     // A message that cannot be rendered or signed is never sent unsigned (spec 4.1 rule 2's spirit).
     deps.log.error({ err, message: m.id }, 'could not render or sign a message');

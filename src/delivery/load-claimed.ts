@@ -17,6 +17,7 @@ export interface LoadedMessage {
   draft: MessageDraft | null;
   /** Open and click tracking and the unsubscribe fields, as resolved at submit (issue 04). */
   tracking: TrackingFlags;
+  /** The keys as stored: sealed when POSTHORN_SECRETS_KEY is set (deliver-group.ts opens them). */
   dkim: { selector: string; privateKeyPem: string; ed25519: { selector: string; privateKeyPem: string } | null };
 }
 

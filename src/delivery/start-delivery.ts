@@ -18,7 +18,7 @@ export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorke
   const transport = deps.config.sandbox
     ? createSandboxTransport(deps)
     : createSmtpTransport({ heloName: deps.config.hostname, maxConnectionsPerHost: deps.config.mxMaxConnections, lookup: resolverLookup(deps.resolver), log: deps.log });
-  const secrets = { returnPathSecret: await returnPathSecret(deps.db, deps.ids), trackingSecret: await trackingSecret(deps.db, deps.ids) };
+  const secrets = { returnPathSecret: await returnPathSecret(deps), trackingSecret: await trackingSecret(deps) };
   const worker = startDeliveryWorker(deps, { signer, transport, ...secrets }, {
     concurrency: deps.config.deliveryConcurrency, claimBatch: 200, idlePollMs: 250,
   });

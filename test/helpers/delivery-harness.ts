@@ -157,8 +157,8 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
         ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
       });
     opened.push(() => transport.close());
-    const secret = await returnPathSecret(deps.db, deps.ids);
-    const tracking = await trackingSecret(deps.db, deps.ids);
+    const secret = await returnPathSecret(deps);
+    const tracking = await trackingSecret(deps);
     const worker = startDeliveryWorker(deps, { signer, transport, returnPathSecret: secret, trackingSecret: tracking }, { ...WORKER_DEFAULTS, ...opts.worker });
     let stopped = false;
     opened.push(async () => { if (!stopped) await worker.stop(5_000); });
