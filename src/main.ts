@@ -100,6 +100,11 @@ export async function serve(config: Readonly<Config>, roles?: Role[], opts: { on
   const started: Started[] = [];
   let ready: ServeReady;
   try {
+    // Before any role takes traffic: a production server never honours sandbox credentials.
+    if (!config.sandbox) {
+      const { retireSandbox } = await import('./sandbox/retire-sandbox.js');
+      await retireSandbox(deps);
+    }
     let api: { url: string; selfSignedCert: string | null } | null = null;
     let smtp: RelayPorts | null = null;
     let inbound: number | null = null;

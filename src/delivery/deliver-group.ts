@@ -7,6 +7,7 @@ import { classifyReply } from './classify-reply.js';
 import type { DeliveryGroup } from './load-claimed.js';
 import { resolveRoute } from './resolve-route.js';
 import { makeReturnPath } from './return-path.js';
+import { SANDBOX } from '../sandbox/bootstrap-sandbox.js';
 import { secretBox } from '../secrets/secret-box.js';
 import { secretContext } from '../secrets/secret-fields.js';
 import type { AttemptResult, Destination, SmtpReply, Transport } from './transport.js';
@@ -32,6 +33,17 @@ export interface DeliveryContext {
   returnPathSecret: Buffer;
   /** Key of open, click and unsubscribe tokens (feedback/tracking-secret.ts). */
   trackingSecret: Buffer;
+  /**
+   * Outside sandbox mode, the sandbox mailbox that keeps the sandbox domain's mail (queued before
+   * a production start in the same data dir) and mail to that domain; without it such mail is
+   * rejected. Either way it never reaches the internet.
+   */
+  localTransport?: Transport;
+}
+
+/** Mail that must stay on this machine: everything in sandbox mode, and the sandbox domain's mail in or out in production. */
+function staysLocal(ctx: DeliveryContext, group: DeliveryGroup): boolean {
+  return ctx.deps.config.sandbox || group.message.sandbox || group.recipientDomain === SANDBOX.domain;
 }
 
 /**
@@ -107,7 +119,14 @@ export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): 
     return { group, signedAt: null, outcomes: everyone(group, { kind: 'deferred', error: `signing failed: ${(err as Error).message}`, details: { reason: 'signing failed' } }) };
   }
   let destinations: Destination[];
-  if (deps.config.sandbox) {
+  let transport = ctx.transport;
+  if (staysLocal(ctx, group)) {
+    if (!deps.config.sandbox) {
+      if (ctx.localTransport === undefined) {
+        return { group, signedAt, outcomes: everyone(group, { kind: 'rejected', details: { reason: `mail of the sandbox domain ${SANDBOX.domain} is never sent to the internet` } }) };
+      }
+      transport = ctx.localTransport;
+    }
     destinations = [{ host: 'sandbox', port: 0 }];
   } else {
     const route = await resolveRoute(deps.resolver, group.recipientDomain, { mxPort: deps.config.mxPort, relayHost: deps.config.relayHost });
@@ -117,7 +136,7 @@ export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): 
   }
   const subject = group.items.length === 1 ? group.items[0]!.recipientId : m.id;
   const attempt = Math.min(...group.items.map((i) => i.job.attempts)) + 1;
-  const result = await ctx.transport.send({
+  const result = await transport.send({
     destinations, envelopeFrom: makeReturnPath(ctx.returnPathSecret, subject, m.domain), recipients: group.items.map((i) => i.address), raw: signed, attempt,
   });
   return { group, signedAt, outcomes: fromTransaction(group, result) };
