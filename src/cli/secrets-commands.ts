@@ -27,7 +27,8 @@ export const secretsRotateCommand: Command = {
     return {
       json: out,
       text: `every secret is now encrypted with key ${out.key}: ${out.encrypted} were plaintext, ${out.reencrypted} were under an old key, `
-        + `${out.unchanged} already under this key; POSTHORN_SECRETS_OLD_KEYS is no longer needed once every server runs with this key`,
+        + `${out.unchanged} already under this key; POSTHORN_SECRETS_OLD_KEYS is no longer needed once every server runs with this key`
+        + (out.old_copies_removed ? '' : '\nold copies of the replaced values may remain in the database files until the next checkpoint or VACUUM FULL'),
     };
   }),
 };

@@ -55,6 +55,12 @@ export interface RotateResult {
   reencrypted: number;
   /** Already sealed with the current key. */
   unchanged: number;
+  /**
+   * False when old copies of what was replaced may still sit in the database files: SQLite's WAL
+   * could not be emptied (a server was reading), or PostgreSQL's tables could not be rewritten.
+   * Backups made before the rotation hold the old values either way.
+   */
+  old_copies_removed: boolean;
 }
 
 /**
@@ -74,7 +80,7 @@ export async function rotateSecrets(deps: Pick<Deps, 'db' | 'config' | 'dialect'
   // secure_delete the old value is zeroed as it is replaced, and the checkpoint below writes the
   // pages back and empties the WAL, so no plaintext copy stays in the files (a backup of them).
   if (deps.dialect === 'sqlite') await sql`PRAGMA secure_delete = ON`.execute(deps.db);
-  const out: RotateResult = { key: current.id, encrypted: 0, reencrypted: 0, unchanged: 0 };
+  const out: RotateResult = { key: current.id, encrypted: 0, reencrypted: 0, unchanged: 0, old_copies_removed: true };
   for (const f of SECRET_FIELDS) {
     for (const row of await readField(deps, f)) {
       let stored: string | null = row.value;
@@ -92,8 +98,27 @@ export async function rotateSecrets(deps: Pick<Deps, 'db' | 'config' | 'dialect'
       }
     }
   }
-  if (deps.dialect === 'sqlite') await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(deps.db);
+  if (out.encrypted + out.reencrypted > 0) out.old_copies_removed = await removeOldCopies(deps);
   return out;
+}
+
+/**
+ * Old row versions keep the replaced values: SQLite in its WAL until a checkpoint, PostgreSQL in
+ * dead tuples until the table is rewritten. VACUUM FULL rewrites the three small tables (a brief
+ * exclusive lock on each); a checkpoint that a reader keeps busy is reported, not waited for.
+ */
+async function removeOldCopies(deps: Pick<Deps, 'db' | 'dialect'>): Promise<boolean> {
+  if (deps.dialect === 'sqlite') {
+    const { rows } = await sql<{ busy: number }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(deps.db);
+    return rows[0]?.busy === 0;
+  }
+  try {
+    const tables = [...new Set(SECRET_FIELDS.map((f) => f.table))];
+    await sql`VACUUM FULL ${sql.join(tables.map((t) => sql.table(t)))}`.execute(deps.db);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function readField(deps: Pick<Deps, 'db'>, f: SecretField, id?: string): Promise<{ id: string; value: string | null }[]> {

@@ -143,6 +143,7 @@ for (const dialect of testDialects()) {
       const k1 = newKey();
       const first = await rotateSecrets(withEnv(deps, { POSTHORN_SECRETS_KEY: k1 }));
       assert.deepEqual({ encrypted: first.encrypted, reencrypted: first.reencrypted, unchanged: first.unchanged }, { encrypted: 5, reencrypted: 0, unchanged: 0 });
+      assert.equal(first.old_copies_removed, true, 'the WAL emptied (SQLite) or the tables rewritten (PostgreSQL)');
       const raw = await rawDatabase(deps);
       assert.doesNotMatch(raw, /PRIVATE KEY/, 'no plaintext copy is left behind in the database files');
       for (const s of secrets) assert.ok(!raw.includes(s), `a plaintext secret is left in the raw database (${s.slice(0, 8)}…)`);
