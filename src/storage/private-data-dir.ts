@@ -10,8 +10,8 @@ export const PRIVATE_FILE_MODE = 0o600;
 
 /**
  * Makes `dir` private whatever the umask: creates it 0700 when missing (`create`), and tightens
- * an existing one, every directory under it to 0700 and every file to 0600, logging each path it
- * changed. Symbolic links are left alone (their target is the operator's). A path that cannot be
+ * an existing one, taking group and other permissions off it and everything under it (so
+ * Posthorn's directories become 0700 and its files 0600), logging each path it changed. Symbolic links are left alone (their target is the operator's). A path that cannot be
  * changed (another owner) is a ConfigError naming POSTHORN_DATA_DIR, rather than a server that
  * runs with its secrets readable by other local users.
  */
@@ -34,16 +34,16 @@ export function securePrivateDataDir(dir: string, log: Pick<Logger, 'warn'>, opt
 }
 
 function tighten(path: string, isDir: boolean, log: Pick<Logger, 'warn'>): void {
-  const want = isDir ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE;
   let mode: number;
   try {
     mode = lstatSync(path).mode & 0o777;
   } catch {
     return; // gone since readdir (a -shm removed by a closing connection): nothing to protect
   }
-  // Only what others could use is taken away: a file the owner made read-only stays so.
+  // Only what others could use is taken away (the owner's bits stay): Posthorn's own files become
+  // 0600, and anything else an operator keeps there stays usable by its owner (a script stays executable).
   if ((mode & 0o077) !== 0) {
-    const next = mode & want;
+    const next = mode & 0o700;
     try {
       chmodSync(path, next);
     } catch (err) {

@@ -3,7 +3,7 @@
 // release is tightened at start with a log line. The children here inherit this process's umask 000.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/run-cli.js';
@@ -51,9 +51,15 @@ describe('data dir permissions under umask 000', () => {
     chmodSync(join(dataDir, 'tls'), 0o755);
     chmodSync(join(dataDir, 'posthorn.sqlite'), 0o644);
     chmodSync(join(dataDir, 'tls', 'key.pem'), 0o666);
+    // Something of the operator's: others lose access, the owner keeps what it had.
+    writeFileSync(join(dataDir, 'backup.sh'), '#!/bin/sh\n', { mode: 0o755 });
+    chmodSync(join(dataDir, 'backup.sh'), 0o755);
     const r = await runCli(['sandbox', 'list', '--json'], { POSTHORN_DATA_DIR: dataDir });
     assert.equal(r.code, 0, r.stderr);
-    for (const [path, mode] of Object.entries(modes(dataDir))) {
+    const after = modes(dataDir);
+    assert.equal(after['./backup.sh'], '0700');
+    delete after['./backup.sh'];
+    for (const [path, mode] of Object.entries(after)) {
       const isDir = lstatSync(join(dataDir, path)).isDirectory();
       assert.equal(mode, isDir ? '0700' : '0600', `${path} is ${mode}`);
     }
@@ -64,6 +70,7 @@ describe('data dir permissions under umask 000', () => {
       [join(dataDir, 'tls')]: '0755->0700',
       [join(dataDir, 'posthorn.sqlite')]: '0644->0600',
       [join(dataDir, 'tls', 'key.pem')]: '0666->0600',
+      [join(dataDir, 'backup.sh')]: '0755->0700',
     });
   });
 });
