@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
+import { loadConfig } from '../src/config/load.js';
 import { systemClock } from '../src/core/clock.js';
 import { createIds } from '../src/core/ids.js';
 import { addDomain } from '../src/domains/add-domain.js';
@@ -65,7 +66,9 @@ async function run(dialect: DialectName): Promise<void> {
   const open = openDatabase({ databaseUrl: url, dataDir });
   try {
     await migrate(open.db, open.dialect);
-    const deps = { db: open.db, clock: systemClock, ids: createIds() };
+    // The same configuration the server gets, so a domain key is stored as the server will read it.
+    const config = loadConfig({ ...target.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost' });
+    const deps = { db: open.db, clock: systemClock, ids: createIds(), config };
     await createAccount(deps, 'bench');
     await updateAccountLimits(deps, 'bench', { rateLimit: 100_000 });
     const domain = await addDomain(deps, 'bench', 'acme.test');

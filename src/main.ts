@@ -15,6 +15,8 @@ import { migrate } from './storage/migrate.js';
 import { ensureEventPartitions } from './storage/event-partitions.js';
 import { EVENT_RETENTION_MS } from './events/purge-retention.js';
 import { openDatabase } from './storage/open-database.js';
+import { securePrivateDataDir } from './storage/private-data-dir.js';
+import { assertSecretKeys } from './secrets/manage-secrets.js';
 import { bootstrapSandbox, type SandboxWelcome } from './sandbox/bootstrap-sandbox.js';
 import { startScheduler } from './scheduler/start-scheduler.js';
 import type { SubmitPipeline } from './send/submit.js';
@@ -33,10 +35,11 @@ export interface Runtime extends Deps {
 }
 
 /**
- * Builds the real Deps from the configuration: the database (migrated), the system clock, ULID
+ * Builds the real Deps from the configuration: the database (migrated, its sealed secrets checked
+ * against the configured keys), the system clock, ULID
  * ids, the DNS resolver, a JSON logger on stderr (stdout is kept for command output) and metrics.
  */
-export async function buildDeps(config: Readonly<Config>): Promise<Runtime> {
+export async function buildDeps(config: Readonly<Config>, opts: { checkSecretKeys?: boolean } = {}): Promise<Runtime> {
   let resolver: Deps['resolver'];
   try {
     resolver = createResolver(config.dnsServers);
@@ -45,9 +48,13 @@ export async function buildDeps(config: Readonly<Config>): Promise<Runtime> {
   }
   // Synchronous writes: a CLI command's last log line must not be lost when it exits.
   const log = pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: true }));
+  // Before the database opens: its files must never be readable by other local users (docs/security.md).
+  securePrivateDataDir(config.dataDir, log, { create: config.databaseUrl === null });
   const { db, dialect, close } = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrate(db, dialect);
+    // `secrets status` skips this, to show what is missing rather than refuse.
+    if (opts.checkSecretKeys !== false) await assertSecretKeys({ db, config });
   } catch (err) {
     await close();
     throw err;
@@ -95,6 +102,11 @@ export async function serve(config: Readonly<Config>, roles?: Role[], opts: { on
   const started: Started[] = [];
   let ready: ServeReady;
   try {
+    // Before any role takes traffic: a production server never honours sandbox credentials.
+    if (!config.sandbox) {
+      const { retireSandbox } = await import('./sandbox/retire-sandbox.js');
+      await retireSandbox(deps);
+    }
     let api: { url: string; selfSignedCert: string | null } | null = null;
     let smtp: RelayPorts | null = null;
     let inbound: number | null = null;

@@ -8,6 +8,7 @@ import { keyCreate } from './key-commands.js';
 import { noticeList } from './notice-commands.js';
 import { parseArgv, UsageError } from './parse-argv.js';
 import { sandboxList, sandboxShow } from './sandbox-commands.js';
+import { secretsRotateCommand, secretsStatusCommand } from './secrets-commands.js';
 import { serveCommand } from './serve-command.js';
 import { smtpCredentialCreate, smtpCredentialList, smtpCredentialRevoke } from './smtp-credential-commands.js';
 import { suppressionAdd, suppressionList, suppressionRemove } from './suppression-commands.js';
@@ -19,6 +20,7 @@ const COMMANDS: Command[] = [
   smtpCredentialCreate, smtpCredentialRevoke, smtpCredentialList,
   suppressionAdd, suppressionRemove, suppressionList, noticeList, sandboxList, sandboxShow, bounceParse,
   webhookSet, webhookRotate, webhookShow, webhookRemove,
+  secretsStatusCommand, secretsRotateCommand,
 ];
 
 /** operations.md names these too; they arrive with later issues. */

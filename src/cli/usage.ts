@@ -33,6 +33,10 @@ Commands:
   notice list --account NAME [--domain D]     the newest notices: DNS warnings, complaint rate, disabled webhooks
   sandbox list                                messages the sandbox kept instead of sending, newest first
   sandbox show ID                             one sandbox message with its raw, signed source
+  secrets status                              the secrets key (POSTHORN_SECRETS_KEY) and how many secrets are
+                                              stored unencrypted, under it, or under an old key
+  secrets rotate                              encrypt every secret with POSTHORN_SECRETS_KEY (plaintext ones,
+                                              and those under POSTHORN_SECRETS_OLD_KEYS)
   bounce parse FILE|-                         parse a bounce or complaint report (- reads stdin) as the
                                               inbound MX does; says what it would record; changes nothing
 

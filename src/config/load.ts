@@ -59,6 +59,9 @@ export function loadConfig(env: Source = process.env): Readonly<Config> {
   if (!config.sandbox && raw('POSTHORN_HOSTNAME') === undefined) {
     throw new ConfigError('POSTHORN_HOSTNAME: required when not in sandbox mode (the name this server sends and receives mail as)');
   }
+  if (config.secretsKey !== null && config.secretsKeyFile !== null) {
+    throw new ConfigError('POSTHORN_SECRETS_KEY and POSTHORN_SECRETS_KEY_FILE: set one of them, not both');
+  }
   if ((config.tlsCert === null) !== (config.tlsKey === null)) {
     throw new ConfigError('POSTHORN_TLS_CERT and POSTHORN_TLS_KEY must be set together');
   }

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import * as p from './parse-value.js';
+import { parseSecretKey, parseSecretKeyList, readSecretKeyFile } from '../secrets/keyring.js';
 
 /** The resolved, frozen configuration every part of Posthorn reads (through Deps). */
 export interface Config {
@@ -46,6 +47,12 @@ export interface Config {
   inboundMaxConnectionsPerClient: number;
   inboundMailTimeout: number;
   queueLease: number;
+  /** Key that seals secrets at rest (src/secrets/), from POSTHORN_SECRETS_KEY; null when not set. */
+  secretsKey: Buffer | null;
+  /** The same key read from the file POSTHORN_SECRETS_KEY_FILE names (the key, not the path); null when not set. */
+  secretsKeyFile: Buffer | null;
+  /** Keys from before a rotation, still used to open values sealed with them. */
+  secretsOldKeys: Buffer[];
 }
 
 /** One configuration key: its variable, parser, default and the sentence docs/config.md shows. */
@@ -164,4 +171,10 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     return ms;
   }, default: () => 30_000, defaultText: '`30s`',
   description: 'How long a delivery worker holds a claimed job; it renews the lease every third of it while the attempt runs, so the mail of a crashed worker is taken up again by another within about this time.' }),
+  entry({ key: 'secretsKey', env: 'POSTHORN_SECRETS_KEY', parse: parseSecretKey, default: () => null, defaultText: 'none (secrets stored unencrypted)',
+    description: 'Base64 of 32 random bytes (`openssl rand -base64 32`): DKIM private keys, webhook secrets and the return-path and tracking HMAC keys are stored encrypted with it (AES-256-GCM), so a copy of the database or a backup leaks none of them. Keep it out of the data dir and its backups. `posthorn secrets rotate` encrypts what is still plaintext.' }),
+  entry({ key: 'secretsKeyFile', env: 'POSTHORN_SECRETS_KEY_FILE', parse: readSecretKeyFile, default: () => null, defaultText: 'none',
+    description: 'Path of a file holding that key (base64 text, or 32 raw bytes), read at start-up; instead of `POSTHORN_SECRETS_KEY`, not beside it.' }),
+  entry({ key: 'secretsOldKeys', env: 'POSTHORN_SECRETS_OLD_KEYS', parse: parseSecretKeyList, default: () => [], defaultText: 'none',
+    description: 'Comma-separated base64 keys used before a rotation: values sealed with them are still read until `posthorn secrets rotate` has re-encrypted them under the current key.' }),
 ];

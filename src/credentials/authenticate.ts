@@ -22,8 +22,10 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * Resolves an `Authorization` header to its active key (spec part 5). Every failure — missing or
  * malformed header, unknown key, revoked key — is the same `null`, so the 401 cannot say which
  * (spec 5.7). Not cached: a replaced key must fail at once, even when another process replaced it.
+ * Outside sandbox mode a key of the sandbox domain is refused like an unknown one (see
+ * sandbox/retire-sandbox.ts): a production server never honours sandbox credentials.
  */
-export async function authenticate(deps: Pick<Deps, 'db'>, authorization: string | undefined): Promise<AuthContext | null> {
+export async function authenticate(deps: Pick<Deps, 'db' | 'config'>, authorization: string | undefined): Promise<AuthContext | null> {
   const m = authorization === undefined ? null : BEARER.exec(authorization);
   const key = m?.[1];
   if (key === undefined || !looksLikeApiKey(key)) return null;
@@ -34,6 +36,7 @@ export async function authenticate(deps: Pick<Deps, 'db'>, authorization: string
     .select(['k.id as key_id', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'd.track_opens', 'd.track_clicks', 'd.unsubscribe', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
     .where('k.key_hash', '=', hashApiKey(key))
     .where('k.revoked_at', 'is', null)
+    .$if(!deps.config.sandbox, (q) => q.where('d.sandbox', '=', 0))
     .executeTakeFirst();
   if (!row) return null;
   return {

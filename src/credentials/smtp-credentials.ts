@@ -96,8 +96,9 @@ export async function listSmtpCredentials(deps: Pick<Deps, 'db'>, domainName: st
  * Resolves an SMTP AUTH username and password to the same AuthContext an API key gives, with
  * `keyId` the credential's id, so the submit pipeline takes either. Unknown, revoked and wrong
  * are all `null`, and all cost one scrypt run. Not cached: a revoked login fails at once.
+ * Outside sandbox mode a login of the sandbox domain is refused like an unknown one.
  */
-export async function authenticateSmtp(deps: Pick<Deps, 'db'>, username: string, password: string): Promise<AuthContext | null> {
+export async function authenticateSmtp(deps: Pick<Deps, 'db' | 'config'>, username: string, password: string): Promise<AuthContext | null> {
   const row = await deps.db
     .selectFrom('smtp_credentials as c')
     .innerJoin('domains as d', 'd.id', 'c.domain_id')
@@ -105,6 +106,7 @@ export async function authenticateSmtp(deps: Pick<Deps, 'db'>, username: string,
     .select(['c.id as cred_id', 'c.password_hash', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'd.track_opens', 'd.track_clicks', 'd.unsubscribe', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
     .where('c.username', '=', username)
     .where('c.revoked_at', 'is', null)
+    .$if(!deps.config.sandbox, (q) => q.where('d.sandbox', '=', 0))
     .executeTakeFirst();
   const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
   if (!row || !ok) return null;
@@ -115,7 +117,7 @@ export async function authenticateSmtp(deps: Pick<Deps, 'db'>, username: string,
  * The AuthContext of a credential that authenticated earlier in the session, read again when the
  * message is submitted: a credential revoked (or a domain changed) mid-session is seen at once.
  */
-export async function smtpContext(deps: Pick<Deps, 'db'>, credentialId: string): Promise<AuthContext | null> {
+export async function smtpContext(deps: Pick<Deps, 'db' | 'config'>, credentialId: string): Promise<AuthContext | null> {
   const row = await deps.db
     .selectFrom('smtp_credentials as c')
     .innerJoin('domains as d', 'd.id', 'c.domain_id')
@@ -123,6 +125,7 @@ export async function smtpContext(deps: Pick<Deps, 'db'>, credentialId: string):
     .select(['c.id as cred_id', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'd.track_opens', 'd.track_clicks', 'd.unsubscribe', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
     .where('c.id', '=', credentialId)
     .where('c.revoked_at', 'is', null)
+    .$if(!deps.config.sandbox, (q) => q.where('d.sandbox', '=', 0))
     .executeTakeFirst();
   return row ? toContext(row) : null;
 }

@@ -7,6 +7,9 @@ import { classifyReply } from './classify-reply.js';
 import type { DeliveryGroup } from './load-claimed.js';
 import { resolveRoute } from './resolve-route.js';
 import { makeReturnPath } from './return-path.js';
+import { SANDBOX } from '../sandbox/bootstrap-sandbox.js';
+import { secretBox } from '../secrets/secret-box.js';
+import { secretContext } from '../secrets/secret-fields.js';
 import type { AttemptResult, Destination, SmtpReply, Transport } from './transport.js';
 
 /** What happened to one recipient in this attempt, before retry policy is applied. */
@@ -30,13 +33,32 @@ export interface DeliveryContext {
   returnPathSecret: Buffer;
   /** Key of open, click and unsubscribe tokens (feedback/tracking-secret.ts). */
   trackingSecret: Buffer;
+  /**
+   * Outside sandbox mode, the sandbox mailbox that keeps the sandbox domain's mail (queued before
+   * a production start in the same data dir) and mail to that domain; without it such mail is
+   * rejected. Either way it never reaches the internet.
+   */
+  localTransport?: Transport;
 }
 
-function dkimKeys(group: DeliveryGroup): DkimKey[] {
+/** Mail that must stay on this machine: everything in sandbox mode, and the sandbox domain's mail in or out in production. */
+function staysLocal(ctx: DeliveryContext, group: DeliveryGroup): boolean {
+  return ctx.deps.config.sandbox || group.message.sandbox || group.recipientDomain === SANDBOX.domain;
+}
+
+/**
+ * The group's signing keys, opened if sealed at rest. The box keeps what it opened, so a domain's
+ * key is decrypted once per process, not once per message; a key that does not open fails this
+ * message's signing (deferred, logged), not the whole claimed batch.
+ */
+function dkimKeys(ctx: DeliveryContext, group: DeliveryGroup): DkimKey[] {
   const m = group.message;
-  const keys: DkimKey[] = [{ id: `${m.domainId}:rsa:${m.dkim.selector}`, domain: m.domain, selector: m.dkim.selector, algorithm: 'rsa-sha256', privateKeyPem: m.dkim.privateKeyPem }];
+  const box = secretBox(ctx.deps.config);
+  const rsaPem = box.open(m.dkim.privateKeyPem, secretContext('domains.dkim_private_key', m.domainId));
+  const keys: DkimKey[] = [{ id: `${m.domainId}:rsa:${m.dkim.selector}`, domain: m.domain, selector: m.dkim.selector, algorithm: 'rsa-sha256', privateKeyPem: rsaPem }];
   if (m.dkim.ed25519) {
-    keys.push({ id: `${m.domainId}:ed25519:${m.dkim.ed25519.selector}`, domain: m.domain, selector: m.dkim.ed25519.selector, algorithm: 'ed25519-sha256', privateKeyPem: m.dkim.ed25519.privateKeyPem });
+    const edPem = box.open(m.dkim.ed25519.privateKeyPem, secretContext('domains.ed25519_private_key', m.domainId));
+    keys.push({ id: `${m.domainId}:ed25519:${m.dkim.ed25519.selector}`, domain: m.domain, selector: m.dkim.ed25519.selector, algorithm: 'ed25519-sha256', privateKeyPem: edPem });
   }
   return keys;
 }
@@ -90,14 +112,21 @@ export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): 
     const raw = isPersonalized(m.tracking) ? personalized(ctx, group)
       : m.mime !== null ? Buffer.from(m.mime, 'latin1') : renderMime(m.draft!);
     signedAt = deps.clock.now();
-    signed = await ctx.signer.sign(raw, dkimKeys(group), signedAt);
+    signed = await ctx.signer.sign(raw, dkimKeys(ctx, group), signedAt);
   } catch (err) {
     // A message that cannot be rendered or signed is never sent unsigned (spec 4.1 rule 2's spirit).
     deps.log.error({ err, message: m.id }, 'could not render or sign a message');
     return { group, signedAt: null, outcomes: everyone(group, { kind: 'deferred', error: `signing failed: ${(err as Error).message}`, details: { reason: 'signing failed' } }) };
   }
   let destinations: Destination[];
-  if (deps.config.sandbox) {
+  let transport = ctx.transport;
+  if (staysLocal(ctx, group)) {
+    if (!deps.config.sandbox) {
+      if (ctx.localTransport === undefined) {
+        return { group, signedAt, outcomes: everyone(group, { kind: 'rejected', details: { reason: `mail of the sandbox domain ${SANDBOX.domain} is never sent to the internet` } }) };
+      }
+      transport = ctx.localTransport;
+    }
     destinations = [{ host: 'sandbox', port: 0 }];
   } else {
     const route = await resolveRoute(deps.resolver, group.recipientDomain, { mxPort: deps.config.mxPort, relayHost: deps.config.relayHost });
@@ -107,7 +136,7 @@ export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): 
   }
   const subject = group.items.length === 1 ? group.items[0]!.recipientId : m.id;
   const attempt = Math.min(...group.items.map((i) => i.job.attempts)) + 1;
-  const result = await ctx.transport.send({
+  const result = await transport.send({
     destinations, envelopeFrom: makeReturnPath(ctx.returnPathSecret, subject, m.domain), recipients: group.items.map((i) => i.address), raw: signed, attempt,
   });
   return { group, signedAt, outcomes: fromTransaction(group, result) };

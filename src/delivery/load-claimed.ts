@@ -17,6 +17,9 @@ export interface LoadedMessage {
   draft: MessageDraft | null;
   /** Open and click tracking and the unsubscribe fields, as resolved at submit (issue 04). */
   tracking: TrackingFlags;
+  /** True for the sandbox domain's messages: they never leave the machine, whatever the mode. */
+  sandbox: boolean;
+  /** The keys as stored: sealed when POSTHORN_SECRETS_KEY is set (deliver-group.ts opens them). */
   dkim: { selector: string; privateKeyPem: string; ed25519: { selector: string; privateKeyPem: string } | null };
 }
 
@@ -41,7 +44,7 @@ export async function loadClaimed(deps: Pick<Deps, 'db'>, jobs: JobTable[]): Pro
     deps.db.selectFrom('messages as m').innerJoin('domains as d', 'd.id', 'm.domain_id')
       .select(['m.id', 'm.account_id', 'm.domain_id', 'd.name as domain', 'm.from_address', 'm.subject', 'm.tags', 'm.mime', 'm.content',
         'm.track_opens', 'm.track_clicks', 'm.unsubscribe',
-        'd.dkim_selector', 'd.dkim_private_key', 'd.ed25519_selector', 'd.ed25519_private_key'])
+        'd.sandbox', 'd.dkim_selector', 'd.dkim_private_key', 'd.ed25519_selector', 'd.ed25519_private_key'])
       .where('m.id', 'in', messageIds).execute(),
     deps.db.selectFrom('recipients').select(['id', 'address', 'domain', 'status']).where('id', 'in', jobs.map((j) => j.recipient_id)).execute(),
   ]);
@@ -65,7 +68,7 @@ export async function loadClaimed(deps: Pick<Deps, 'db'>, jobs: JobTable[]): Pro
         recipientDomain: r.domain, items: [],
         message: {
           id: m.id, accountId: m.account_id, domainId: m.domain_id, domain: m.domain, from: m.from_address, subject: m.subject,
-          tags: JSON.parse(m.tags) as string[], mime: m.mime, draft: m.content === null ? null : (JSON.parse(m.content) as MessageDraft), tracking,
+          tags: JSON.parse(m.tags) as string[], sandbox: m.sandbox === 1, mime: m.mime, draft: m.content === null ? null : (JSON.parse(m.content) as MessageDraft), tracking,
           dkim: {
             selector: m.dkim_selector, privateKeyPem: m.dkim_private_key,
             ed25519: m.ed25519_selector && m.ed25519_private_key ? { selector: m.ed25519_selector, privateKeyPem: m.ed25519_private_key } : null,

@@ -1,12 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Ids } from '../core/ids.js';
-import type { Database } from '../storage/database.js';
+import type { Deps } from '../deps.js';
 import { storedSecret } from '../storage/stored-secret.js';
 
 /** The HMAC key for return-path tokens (settings `return_path_secret`). */
-export function returnPathSecret(db: Kysely<Database>, ids: Ids): Promise<Buffer> {
-  return storedSecret(db, ids, 'return_path_secret');
+export function returnPathSecret(deps: Pick<Deps, 'db' | 'ids' | 'config'>): Promise<Buffer> {
+  return storedSecret(deps, 'return_path_secret');
 }
 
 function mac(secret: Buffer, subject: string): string {

@@ -18,8 +18,10 @@ export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorke
   const transport = deps.config.sandbox
     ? createSandboxTransport(deps)
     : createSmtpTransport({ heloName: deps.config.hostname, maxConnectionsPerHost: deps.config.mxMaxConnections, lookup: resolverLookup(deps.resolver), log: deps.log });
-  const secrets = { returnPathSecret: await returnPathSecret(deps.db, deps.ids), trackingSecret: await trackingSecret(deps.db, deps.ids) };
-  const worker = startDeliveryWorker(deps, { signer, transport, ...secrets }, {
+  const secrets = { returnPathSecret: await returnPathSecret(deps), trackingSecret: await trackingSecret(deps) };
+  // In production the sandbox domain's leftover mail goes to the local mailbox, never out (deliver-group.ts).
+  const localTransport = deps.config.sandbox ? undefined : createSandboxTransport(deps);
+  const worker = startDeliveryWorker(deps, { signer, transport, ...(localTransport ? { localTransport } : {}), ...secrets }, {
     concurrency: deps.config.deliveryConcurrency, claimBatch: 200, idlePollMs: 250,
   });
   // The sandbox's open@, click@ and unsubscribe@ act on what the sandbox mailbox received.

@@ -3,6 +3,8 @@ import { CommandError } from '../core/command-error.js';
 import { normalizeDomain } from '../core/domain-name.js';
 import { findAccount } from '../accounts/accounts.js';
 import type { DomainTable } from '../storage/database.js';
+import { secretBox } from '../secrets/secret-box.js';
+import { secretContext } from '../secrets/secret-fields.js';
 import { generateDkimKey, newSelector } from './dkim-key.js';
 
 /**
@@ -10,7 +12,7 @@ import { generateDkimKey, newSelector } from './dkim-key.js';
  * `pending`; only the sandbox domain starts verified, since sandbox mail never leaves the machine.
  */
 export async function addDomain(
-  deps: Pick<Deps, 'db' | 'clock' | 'ids'>, accountName: string, domainName: string, opts: { sandbox?: boolean } = {},
+  deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>, accountName: string, domainName: string, opts: { sandbox?: boolean } = {},
 ): Promise<DomainTable> {
   const name = normalizeDomain(domainName);
   if (name === null) throw new CommandError(`"${domainName}" is not a valid domain name (e.g. example.com)`);
@@ -19,9 +21,11 @@ export async function addDomain(
   if (taken) throw new CommandError(`domain ${name} is already added${taken.account_id === account.id ? ' to this account' : ' to another account'}`);
   const now = deps.clock.now();
   const key = await generateDkimKey();
+  const id = deps.ids.next('dom', now);
+  // The row as stored: the private key sealed when POSTHORN_SECRETS_KEY is set.
   const row: DomainTable = {
-    id: deps.ids.next('dom', now), account_id: account.id, name, status: opts.sandbox ? 'verified' : 'pending',
-    sandbox: opts.sandbox ? 1 : 0, dkim_selector: newSelector(now), dkim_private_key: key.privateKeyPem,
+    id, account_id: account.id, name, status: opts.sandbox ? 'verified' : 'pending',
+    sandbox: opts.sandbox ? 1 : 0, dkim_selector: newSelector(now), dkim_private_key: secretBox(deps.config).seal(key.privateKeyPem, secretContext('domains.dkim_private_key', id)),
     dkim_public_key: key.publicKeyB64, verified_at: opts.sandbox ? now : null, checked_at: null, failing_since: null,
     last_checks: null, created_at: now, ed25519_selector: null, ed25519_private_key: null, ed25519_public_key: null,
     track_opens: 0, track_clicks: 0, unsubscribe: 0, complaint_warned_at: null,

@@ -38,6 +38,6 @@ export async function storeReport(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, repo
  */
 export async function receiveReport(deps: Deps, report: InboundReport): Promise<{ reportId: string; result: ReportResult | null }> {
   const reportId = await storeReport(deps, report);
-  const result = await processReport(deps, reportId, await returnPathSecret(deps.db, deps.ids));
+  const result = await processReport(deps, reportId, await returnPathSecret(deps));
   return { reportId, result };
 }

@@ -40,10 +40,12 @@ export async function loadTlsMaterial(config: TlsConfig, log: Pick<Logger, 'info
   if (existing && reason === undefined) return { ...existing, generated: true, certPath };
   const fresh = await generateSelfSigned(config.hostname, clock.now());
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700); // mkdir's mode passes through the umask, and leaves an existing dir as it is
   // Key first, each through a rename: a crash in between leaves a pair that does not match,
   // which staleReason notices, so the next start regenerates instead of serving a broken pair.
   await writeAtomically(keyPath, fresh.key, 0o600);
-  await writeAtomically(certPath, fresh.cert, 0o644);
+  // Private like everything in the data dir: clients are given the path, and read it as this user.
+  await writeAtomically(certPath, fresh.cert, 0o600);
   log.info({ certPath, commonName: config.hostname, reason }, 'generated a self-signed TLS certificate');
   return { ...fresh, generated: true, certPath };
 }

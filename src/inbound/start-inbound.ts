@@ -12,7 +12,7 @@ export const PENDING_PASS = { everyMs: 60_000, minAgeMs: 60_000 } as const;
  * at start for everything a crash left, then every minute — so no accepted report is lost.
  */
 export async function startInbound(deps: Deps, tls: { cert: string; key: string }): Promise<{ port: number; stop(): Promise<void> }> {
-  const secret = await returnPathSecret(deps.db, deps.ids);
+  const secret = await returnPathSecret(deps);
   const inflight = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>): void => {
     const settled = p.catch((err: unknown) => deps.log.error({ err }, 'inbound report processing failed; the pending pass retries it'))

@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from './database.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-data-dir.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -33,8 +34,9 @@ export function openDatabase(opts: { databaseUrl: string | null; dataDir: string
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
-  mkdirSync(opts.dataDir, { recursive: true });
+  mkdirSync(opts.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = opts.sqliteFile ?? join(opts.dataDir, 'posthorn.sqlite');
+  createPrivately(file);
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
@@ -43,6 +45,24 @@ export function openDatabase(opts: { databaseUrl: string | null; dataDir: string
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Creates the SQLite file 0600 before SQLite does (SQLite would make it 0644 less the umask): the
+ * file holds DKIM keys and webhook secrets. SQLite gives the -wal and -shm files it makes later
+ * the main file's permissions (its unix VFS copies them), so they are private too.
+ */
+function createPrivately(file: string): void {
+  let fd: number;
+  try {
+    // 'wx': only when missing, so an existing file's mode is left to securePrivateDataDir.
+    fd = openSync(file, 'wx', PRIVATE_FILE_MODE);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw err;
+  }
+  closeSync(fd);
+  chmodSync(file, PRIVATE_FILE_MODE); // openSync's mode passes through the umask; set it exactly
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { CommandError } from '../core/command-error.js';
-import { parseSecrets, rotateSecrets } from './endpoint-secrets.js';
+import { rotateSecrets } from './endpoint-secrets.js';
+import { readEndpointSecrets, storeEndpointSecrets } from './sealed-secrets.js';
 import { findEndpoint } from './find-endpoint.js';
 import { newWebhookSecret } from './webhook-secret.js';
 
@@ -22,8 +23,8 @@ export async function rotateWebhookSecret(deps: Pick<Deps, 'db' | 'clock' | 'ids
   const { domain, endpoint } = await findEndpoint(deps, domainName);
   const now = deps.clock.now();
   const secret = newWebhookSecret((n) => deps.ids.random(n));
-  const secrets = rotateSecrets(parseSecrets(endpoint.secrets), secret, now, deps.config.webhookSecretOverlap);
-  const res = await deps.db.updateTable('webhook_endpoints').set({ secrets: JSON.stringify(secrets), updated_at: now })
+  const secrets = rotateSecrets(readEndpointSecrets(deps.config, endpoint.id, endpoint.secrets), secret, now, deps.config.webhookSecretOverlap);
+  const res = await deps.db.updateTable('webhook_endpoints').set({ secrets: storeEndpointSecrets(deps.config, endpoint.id, secrets), updated_at: now })
     .where('id', '=', endpoint.id).where('secrets', '=', endpoint.secrets).executeTakeFirst();
   if (Number(res.numUpdatedRows) === 0) throw new CommandError(`the webhook of ${domain.name} changed while rotating; run the command again`);
   return { domain: domain.name, secret, previous_secret_expires_at: new Date(now + deps.config.webhookSecretOverlap).toISOString() };

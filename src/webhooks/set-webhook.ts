@@ -4,6 +4,7 @@ import { findDomain } from '../domains/add-domain.js';
 import { checkWebhookUrl } from './check-webhook-url.js';
 import { PARKED_AT } from './disable-endpoint.js';
 import type { StoredSecret } from './endpoint-secrets.js';
+import { storeEndpointSecrets } from './sealed-secrets.js';
 import { newWebhookSecret } from './webhook-secret.js';
 
 /** What `posthorn webhook set` reports; `secret` is shown only when the endpoint is created. */
@@ -32,8 +33,9 @@ export async function setWebhook(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'conf
     if (!existing) {
       const secret = newWebhookSecret((n) => deps.ids.random(n));
       const secrets: StoredSecret[] = [{ secret, created_at: now, expires_at: null }];
+      const id = deps.ids.next('whe', now);
       const res = await trx.insertInto('webhook_endpoints').values({
-        id: deps.ids.next('whe', now), domain_id: domain.id, url, secrets: JSON.stringify(secrets), status: 'active',
+        id, domain_id: domain.id, url, secrets: storeEndpointSecrets(deps.config, id, secrets), status: 'active',
         failing_since: null, disabled_at: null, disabled_reason: null, created_at: now, updated_at: now,
       }).onConflict((oc) => oc.column('domain_id').doNothing()).executeTakeFirst();
       if (Number(res.numInsertedOrUpdatedRows ?? 0n) === 0) throw new CommandError(`the webhook of ${domain.name} was set by someone else at the same moment; run the command again`);

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { parseSecrets } from './endpoint-secrets.js';
+import { readEndpointSecrets } from './sealed-secrets.js';
 import { findEndpoint } from './find-endpoint.js';
 
 /** How many delivery-log rows `webhook show` includes. */
@@ -35,7 +35,7 @@ export interface WebhookView {
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 /** Reads the endpoint, its secrets' ages, its outbox counts and the last attempts of its delivery log. */
-export async function showWebhook(deps: Pick<Deps, 'db' | 'clock'>, domainName: string): Promise<WebhookView> {
+export async function showWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config'>, domainName: string): Promise<WebhookView> {
   const { domain, endpoint } = await findEndpoint(deps, domainName);
   const now = deps.clock.now();
   const counts = await deps.db.selectFrom('webhook_deliveries').select(['state', (eb) => eb.fn.countAll<number>().as('n')])
@@ -50,7 +50,7 @@ export async function showWebhook(deps: Pick<Deps, 'db' | 'clock'>, domainName: 
   return {
     domain: domain.name, url: endpoint.url, status: endpoint.status,
     disabled_at: iso(endpoint.disabled_at), disabled_reason: endpoint.disabled_reason, failing_since: iso(endpoint.failing_since),
-    secrets: parseSecrets(endpoint.secrets).filter((s) => s.expires_at === null || s.expires_at > now)
+    secrets: readEndpointSecrets(deps.config, endpoint.id, endpoint.secrets).filter((s) => s.expires_at === null || s.expires_at > now)
       .map((s) => ({ created_at: iso(s.created_at)!, age_seconds: Math.max(0, Math.floor((now - s.created_at) / 1000)), expires_at: iso(s.expires_at) })),
     pending: count('pending'), failed: count('failed'),
     last_attempts: attempts.map((a) => ({

@@ -6,7 +6,8 @@ import type { Deps } from '../deps.js';
 import { startClaimLoop } from '../queue/claim-loop.js';
 import { createBatcher } from '../storage/batcher.js';
 import { claimDeliveries, releaseDeliveries, type ClaimedDelivery } from './claim-deliveries.js';
-import { parseSecrets, signingSecrets, type StoredSecret } from './endpoint-secrets.js';
+import { signingSecrets, type StoredSecret } from './endpoint-secrets.js';
+import { readEndpointSecrets } from './sealed-secrets.js';
 import { checkedLookup, postWebhook, webhookAgent } from './post-webhook.js';
 import { recordAttempts, type AttemptResult } from './record-attempts.js';
 import { signWebhook } from './sign-webhook.js';
@@ -103,7 +104,7 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
   async function loadEndpoints(rows: ClaimedDelivery[]): Promise<Map<string, EndpointInfo>> {
     const ids = [...new Set(rows.map((r) => r.endpoint_id))];
     const found = await deps.db.selectFrom('webhook_endpoints').select(['id', 'url', 'secrets']).where('id', 'in', ids).execute();
-    return new Map(found.map((e) => [e.id, { url: e.url, secrets: parseSecrets(e.secrets) }]));
+    return new Map(found.map((e) => [e.id, { url: e.url, secrets: readEndpointSecrets(deps.config, e.id, e.secrets) }]));
   }
 
   /**

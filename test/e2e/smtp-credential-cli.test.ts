@@ -1,6 +1,7 @@
 // `posthorn smtp-credential create|revoke|list` as a real child process (operations.md), on SQLite.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config/load.js';
 import { authenticate } from '../../src/credentials/authenticate.js';
 import { authenticateSmtp } from '../../src/credentials/smtp-credentials.js';
 import { createCliDb, type CliDb } from '../helpers/cli-db.js';
@@ -11,6 +12,9 @@ function assertJsonSuccess(r: CliResult): void {
   assert.doesNotThrow(() => JSON.parse(r.stdout), `stdout is one JSON document: ${r.stdout}`);
   assert.equal(r.stderr, '');
 }
+
+/** The configuration the CLI children run with (production mode). */
+const production = loadConfig({ POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.posthorn.test' });
 
 describe('posthorn smtp-credential (sqlite)', () => {
   let db: CliDb;
@@ -39,16 +43,16 @@ describe('posthorn smtp-credential (sqlite)', () => {
     assert.match(text.stdout, /shown only once/);
     const second = { username: /username: (\S+)/.exec(text.stdout)?.[1] ?? '', password: /password: (\S+)/.exec(text.stdout)?.[1] ?? '' };
 
-    const first = await authenticateSmtp(db, created.json.username, created.json.password);
+    const first = await authenticateSmtp({ db: db.db, config: production }, created.json.username, created.json.password);
     assert.equal(first?.domain.name, 'relay.example.test');
-    assert.ok(await authenticateSmtp(db, second.username, second.password));
+    assert.ok(await authenticateSmtp({ db: db.db, config: production }, second.username, second.password));
 
     const revoked = await cli('smtp-credential', 'revoke', created.json.username, '--json');
     assertJsonSuccess(revoked);
     assert.deepEqual(revoked.json, { username: created.json.username, revoked: true });
-    assert.equal(await authenticateSmtp(db, created.json.username, created.json.password), null);
-    assert.ok(await authenticateSmtp(db, second.username, second.password), 'the other login still works');
-    assert.ok(await authenticate(db, `Bearer ${key.json.key}`), 'the API key still works (spec 5.8)');
+    assert.equal(await authenticateSmtp({ db: db.db, config: production }, created.json.username, created.json.password), null);
+    assert.ok(await authenticateSmtp({ db: db.db, config: production }, second.username, second.password), 'the other login still works');
+    assert.ok(await authenticate({ db: db.db, config: production }, `Bearer ${key.json.key}`), 'the API key still works (spec 5.8)');
 
     const again = await cli('smtp-credential', 'revoke', created.json.username);
     assert.equal(again.code, 1);

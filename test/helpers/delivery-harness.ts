@@ -99,6 +99,8 @@ export interface HarnessOptions {
   timeouts?: Partial<SmtpTimeouts>;
   /** Use the sandbox mailbox transport (set POSTHORN_SANDBOX=1 in env too). */
   sandbox?: boolean;
+  /** In production, give the worker the sandbox mailbox for mail that must stay local, as `serve` does. */
+  localMailbox?: boolean;
 }
 
 /** Defaults: a claim takes a whole 150-recipient message, and the loop polls often (time is fake, so polls are cheap). */
@@ -157,9 +159,10 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
         ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
       });
     opened.push(() => transport.close());
-    const secret = await returnPathSecret(deps.db, deps.ids);
-    const tracking = await trackingSecret(deps.db, deps.ids);
-    const worker = startDeliveryWorker(deps, { signer, transport, returnPathSecret: secret, trackingSecret: tracking }, { ...WORKER_DEFAULTS, ...opts.worker });
+    const secret = await returnPathSecret(deps);
+    const tracking = await trackingSecret(deps);
+    const local = opts.localMailbox ? { localTransport: createSandboxTransport(deps) } : {};
+    const worker = startDeliveryWorker(deps, { signer, transport, returnPathSecret: secret, trackingSecret: tracking, ...local }, { ...WORKER_DEFAULTS, ...opts.worker });
     let stopped = false;
     opened.push(async () => { if (!stopped) await worker.stop(5_000); });
 

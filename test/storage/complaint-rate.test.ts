@@ -24,7 +24,7 @@ for (const dialect of testDialects()) {
       t = await createTestDeps(dialect);
       sender = await seedDomain(t, { domain: 'acme.test' });
       other = await seedDomain(t, { domain: 'other.test' });
-      secret = await returnPathSecret(t.db, t.ids);
+      secret = await returnPathSecret(t);
     });
     afterEach(async () => t.close());
 

@@ -52,7 +52,7 @@ for (const dialect of testDialects()) {
       const t = await createTestDeps(dialect, { env: { ...LOOPBACK, ...env } });
       cleanup.push(() => t.close());
       const sender = await seedDomain(t, { domain: 'acme.test' });
-      const secret = await returnPathSecret(t.db, t.ids);
+      const secret = await returnPathSecret(t);
       const mx = await startInbound(t, await relayCertificate());
       cleanup.push(() => mx.stop());
       const wires: SmtpWire[] = [];
@@ -166,7 +166,7 @@ for (const dialect of testDialects()) {
       const t = await createTestDeps(dialect, { env: LOOPBACK });
       cleanup.push(() => t.close());
       const sender = await seedDomain(t, { domain: 'acme.test' });
-      const secret = await returnPathSecret(t.db, t.ids);
+      const secret = await returnPathSecret(t);
       const sent = await insertDelivered(t, sender, ['jane@example.org']);
       const path = makeReturnPath(secret, sent.recipients.get('jane@example.org')!, 'acme.test');
       const id = await storeReport(t, { raw: buildDsn({ to: path, recipients: [{ address: 'jane@example.org', action: 'failed', status: '5.1.1' }] }), mailFrom: '', rcptTo: [path], remoteAddress: '192.0.2.1' });

@@ -22,7 +22,7 @@ for (const dialect of testDialects()) {
     beforeEach(async () => {
       t = await createTestDeps(dialect);
       sender = await seedDomain(t, { domain: 'acme.test' });
-      secret = await returnPathSecret(t.db, t.ids);
+      secret = await returnPathSecret(t);
       sent = await insertDelivered(t, sender, [RCPT]);
       returnPath = makeReturnPath(secret, sent.recipients.get(RCPT)!, 'acme.test');
     });

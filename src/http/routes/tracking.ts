@@ -37,7 +37,7 @@ export function trackingRoutes(deps: Deps): FastifyPluginAsync {
   return async (app) => {
     // Read (or made) on first use, not at start: an API that never sees a tracking URL writes nothing.
     let loaded: Promise<Buffer> | null = null;
-    const key = (): Promise<Buffer> => (loaded ??= trackingSecret(deps.db, deps.ids).catch((err: unknown) => { loaded = null; throw err; }));
+    const key = (): Promise<Buffer> => (loaded ??= trackingSecret(deps).catch((err: unknown) => { loaded = null; throw err; }));
 
     app.get('/t/o/*', async (req, reply) => {
       try {
