@@ -1,6 +1,9 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ServerOptions as HttpServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Deps } from '../deps.js';
-import { apiError } from '../core/api-errors.js';
+import { apiError, errorBody } from '../core/api-errors.js';
+import { bodyGuard, BUDGET_RETRY_AFTER, createBodyBudget, type BodyBudget } from './body-guard.js';
 import { sendError } from './send-error.js';
 import { BODY_LIMIT } from '../core/limits.js';
 import { healthRoutes } from './routes/health.js';
@@ -19,14 +22,30 @@ import { requireKey } from './require-key.js';
  * (spec 5.9), and an unauthenticated caller cannot make the process buffer anything. Bodies are
  * read raw, so the pipeline, not Fastify, names the bad field.
  */
-export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; key: string | Buffer }; pipeline?: SubmitPipeline } = {}): FastifyInstance {
-  const options: FastifyServerOptions & { https?: { cert: string | Buffer; key: string | Buffer } } = {
+export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; key: string | Buffer }; pipeline?: SubmitPipeline; budget?: BodyBudget } = {}): FastifyInstance {
+  const c = deps.config;
+  // Node's own deadlines (http.createServer): headersTimeout for the request line and headers,
+  // requestTimeout for the whole request with its body; both answer 408 and close. Node checks
+  // them every connectionsCheckingInterval (30 s by default), far too coarse for a 10 s deadline.
+  // Node refuses a headers deadline later than the request's, hence the min.
+  const headersTimeout = Math.min(c.httpHeadersTimeout, c.httpBodyTimeout);
+  const server: HttpServerOptions & { handshakeTimeout: number } = {
+    headersTimeout,
+    requestTimeout: c.httpBodyTimeout,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+    // A TLS client that never finishes its handshake holds a connection as well (node:tls).
+    handshakeTimeout: headersTimeout,
+  };
+  const options: FastifyServerOptions & { https?: object; http?: HttpServerOptions } = {
     loggerInstance: deps.log,
     // Per-request log lines would cost more than the request itself; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
-    ...(opts.https ? { https: opts.https } : {}),
+    // Fastify sets the server's requestTimeout from its own option (0 by default): pass it here too.
+    requestTimeout: c.httpBodyTimeout,
+    clientErrorHandler,
+    ...(opts.https ? { https: { ...opts.https, ...server } } : { http: server }),
   };
   const app = Fastify(options) as unknown as FastifyInstance;
   app.decorateRequest('auth', null);
@@ -37,6 +56,8 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
     sendError(reply, apiError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
   });
   app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, req, reply) => {
+    if (err.code === 'POSTHORN_BODY_BUDGET') return sendError(reply, apiError('server_busy', err.message, undefined, BUDGET_RETRY_AFTER));
+    if (err.code === 'POSTHORN_BODY_TOO_SLOW') return sendError(reply, apiError('request_timeout', err.message, 'body'));
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       // A Content-Type that is not a media type at all (RFC 9110 §8.3.1), e.g. `foo` or empty.
       return sendError(reply, apiError('invalid_request', `Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')} is not a media type; send application/json`, 'Content-Type'));
@@ -60,6 +81,8 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
     done(null, payload);
   });
 
+  app.addHook('preParsing', bodyGuard({ budget: opts.budget ?? createBodyBudget(c.httpBodyBudget), minRate: c.httpMinBodyRate, windowMs: c.httpBodyRateWindow }));
+
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
     deps.metrics.httpDuration.observe({ route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
@@ -74,4 +97,23 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
   app.register(trackingRoutes(deps));
   app.register(domainRoute(deps));
   return app;
+}
+
+/**
+ * Errors Node raises before there is a request to answer (its header and request deadlines,
+ * malformed HTTP), written in the API's error format instead of Fastify's default body. The
+ * connection is closed after it, as Node and Fastify do by default.
+ */
+function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, body] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? [408, 'Request Timeout', errorBody(apiError('request_timeout', 'the request (headers and body) did not arrive in time (POSTHORN_HTTP_HEADERS_TIMEOUT, POSTHORN_HTTP_BODY_TIMEOUT)'))]
+    : err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', errorBody(apiError('invalid_request', 'the request headers are too large', 'headers'))]
+      : [400, 'Bad Request', errorBody(apiError('invalid_request', 'malformed HTTP request'))];
+  const json = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
+  }
+  socket.destroy(err);
 }
