@@ -3,6 +3,7 @@ import type { ServerOptions as HttpServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Deps } from '../deps.js';
 import { apiError, errorBody } from '../core/api-errors.js';
+import { capConnectionsPerClient } from './connection-cap.js';
 import { bodyGuard, BUDGET_RETRY_AFTER, createBodyBudget, type BodyBudget } from './body-guard.js';
 import { sendError } from './send-error.js';
 import { BODY_LIMIT } from '../core/limits.js';
@@ -49,6 +50,7 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
   };
   const app = Fastify(options) as unknown as FastifyInstance;
   app.decorateRequest('auth', null);
+  capConnectionsPerClient(app.server, c.httpMaxConnectionsPerClient, deps.log);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
