@@ -54,6 +54,12 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
+  // An unknown route is answered from the request line alone: Fastify would otherwise read (and
+  // buffer) a body for it first, a way around requireKey for an unauthenticated caller.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.is404) return sendError(reply, apiError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
+    done();
+  });
   app.setNotFoundHandler((req, reply) => {
     sendError(reply, apiError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
   });
@@ -65,7 +71,8 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
       return sendError(reply, apiError('invalid_request', `Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')} is not a media type; send application/json`, 'Content-Type'));
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, apiError('payload_too_large', `request body is over ${BODY_LIMIT} bytes (10 MiB)`, 'body'));
+      const limit = req.routeOptions.bodyLimit ?? BODY_LIMIT;
+      return sendError(reply, apiError('payload_too_large', `request body is over ${limit} bytes${limit === BODY_LIMIT ? ' (10 MiB)' : ''}`, 'body'));
     }
     if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
       return sendError(reply, apiError('invalid_request', err.message, 'body'));

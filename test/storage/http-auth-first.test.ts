@@ -48,6 +48,25 @@ for (const dialect of testDialects()) {
       });
     }
 
+    for (const [what, method, path, status] of [
+      ['an unknown route', 'POST', '/v1/nope', 404],
+      ['a known path with another method', 'PUT', '/v1/send', 404],
+      ['the unsubscribe POST (public, small bodies only)', 'POST', '/u/some-token', 413],
+    ] as const) {
+      test(`${what}: answered from the headers, none of a 9 MB body read, connection closed`, async () => {
+        const conn = await rawConnect(port);
+        try {
+          await conn.write(requestHead(method, path, { 'Content-Type': 'application/json', 'Content-Length': 9_000_000 }) + '{"a');
+          const res = await until(`the ${status}`, () => conn.response(), 5_000);
+          assert.equal(res.status, status);
+          assert.equal(res.headers.connection, 'close');
+          await until('the server to close the connection', () => conn.closed(), 5_000);
+        } finally {
+          conn.destroy();
+        }
+      });
+    }
+
     test('a Content-Type that is no media type: 401 first without a key, then a 400 naming Content-Type', async () => {
       for (const ct of ['foo', '']) {
         const anon = await app.inject({ method: 'POST', url: '/v1/send', headers: { 'content-type': ct }, payload: JSON.stringify(message('acme.test')) });
