@@ -70,6 +70,9 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
       reserved = declared;
     }
 
+    // The request passed authentication and the budget: now the body is wanted (build-app.ts).
+    if (/^\s*100-continue\s*$/i.test(req.headers.expect ?? '')) reply.raw.writeContinue();
+
     let received = 0;
     let atWindowStart = 0;
     const timer = setInterval(() => {

@@ -51,6 +51,11 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
   const app = Fastify(options) as unknown as FastifyInstance;
   app.decorateRequest('auth', null);
   capConnectionsPerClient(app.server, c.httpMaxConnectionsPerClient, deps.log);
+  // `Expect: 100-continue` (RFC 9110 §10.1.1): Node answers 100 on its own as soon as the headers
+  // are in, inviting the body before the key is checked. With this listener it leaves that to us:
+  // the body guard sends 100 once the request has passed authentication and the budget, and a
+  // refusal is sent as the final status instead, before the client sends any body.
+  app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 

@@ -67,6 +67,33 @@ for (const dialect of testDialects()) {
       });
     }
 
+    test('Expect: 100-continue: a bad key gets its 401 instead of 100 Continue; a good key gets 100, then its answer', async () => {
+      const body = JSON.stringify(message('acme.test'));
+      const head = (auth: string) => requestHead('POST', '/v1/send', { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Expect: '100-continue', Authorization: auth });
+      const bad = await rawConnect(port);
+      try {
+        await bad.write(head(`Bearer ${UNKNOWN_KEY}`));
+        const res = await until('the 401', () => bad.response(), 5_000);
+        assert.equal(res.status, 401);
+        assert.ok(!bad.received().includes('100 Continue'));
+      } finally {
+        bad.destroy();
+      }
+      const good = await rawConnect(port);
+      try {
+        await good.write(head(`Bearer ${s.key}`));
+        await until('100 Continue', () => good.received().startsWith('HTTP/1.1 100 Continue\r\n\r\n'), 5_000);
+        await good.write(body);
+        const final = await until('the 202', () => {
+          const rest = good.received().slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
+          return rest.includes('\r\n\r\n') && /^HTTP\/1\.1 (\d+)/.exec(rest)?.[1];
+        }, 5_000);
+        assert.equal(final, '202');
+      } finally {
+        good.destroy();
+      }
+    });
+
     test('a Content-Type that is no media type: 401 first without a key, then a 400 naming Content-Type', async () => {
       for (const ct of ['foo', '']) {
         const anon = await app.inject({ method: 'POST', url: '/v1/send', headers: { 'content-type': ct }, payload: JSON.stringify(message('acme.test')) });
@@ -100,16 +127,18 @@ for (const dialect of testDialects()) {
 
     test('a valid key still sends over a real connection, and keyed GETs answer', async () => {
       const conn = await rawConnect(port);
+      let id: string;
       try {
         const body = JSON.stringify(message('acme.test'));
         await conn.write(requestHead('POST', '/v1/send', { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Authorization: `Bearer ${s.key}` }) + body);
         const res = await until('the 202', () => conn.response());
         assert.equal(res.status, 202, res.body);
         assert.equal(res.headers.connection, 'keep-alive');
+        id = (JSON.parse(res.body) as { id: string }).id;
       } finally {
         conn.destroy();
       }
-      const events = await app.inject({ method: 'GET', url: '/v1/events', headers: { authorization: `Bearer ${s.key}` } });
+      const events = await app.inject({ method: 'GET', url: `/v1/events?message_id=${id}`, headers: { authorization: `Bearer ${s.key}` } });
       assert.equal(events.statusCode, 200);
       assert.equal(JSON.parse(events.body).total, 1);
       const domain = await app.inject({ method: 'GET', url: '/v1/domain', headers: { authorization: `Bearer ${s.key}` } });
