@@ -16,6 +16,9 @@ import { createSubmitPipeline, type SubmitPipeline } from '../send/submit.js';
 import { requireKey } from './require-key.js';
 
 
+/** Bytes of an unwanted body Node may read and throw away to keep a connection open (see onSend). */
+const DISCARD_LIMIT = 64 * 1024;
+
 /**
  * Builds the HTTP app without listening (tests use `inject()`, main.ts adds TLS and listens).
  * Keyed routes authenticate in an `onRequest` hook, from the headers, before Fastify looks at the
@@ -86,12 +89,18 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
     return sendError(reply, apiError('internal_error', 'internal error; the request may be retried'));
   });
 
-  // A response sent before the body was read (401, 413, 400 for the Content-Type, 404) closes the
-  // connection rather than leave Node to read and discard the rest of the body: the caller may be
-  // trickling it, and nothing of it is wanted (RFC 9112 §9.6: `close` ends the connection after
-  // this response).
+  // A response sent before the body was read (401, 413, 400 for the Content-Type, 404, and the
+  // guard's 408 and 503) closes the connection rather than have Node read and discard the rest:
+  // the caller may be trickling it, and nothing of it is wanted (RFC 9112 §9.6). A small declared
+  // remainder is the exception: Node discards it and the connection stays open, because closing
+  // with unread bytes makes the kernel reset the connection, and a client (say, with a mistyped
+  // key) can then lose the response it was meant to read. Go's net/http does the same.
   app.addHook('onSend', (req, reply, payload, done) => {
-    if (!req.raw.complete) reply.header('Connection', 'close');
+    if (!req.raw.complete) {
+      const declared = Number(req.headers['content-length']);
+      const guardCut = reply.statusCode === 408 || reply.statusCode === 503;
+      if (guardCut || !(declared <= DISCARD_LIMIT)) reply.header('Connection', 'close');
+    }
     done(null, payload);
   });
 

@@ -48,6 +48,23 @@ for (const dialect of testDialects()) {
       });
     }
 
+    test('a small body with a bad key: 401 at once, the rest is discarded, and the connection serves the next request', async () => {
+      const body = JSON.stringify(message('acme.test'));
+      const conn = await rawConnect(port);
+      try {
+        await conn.write(requestHead('POST', '/v1/send', { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Authorization: `Bearer ${UNKNOWN_KEY}` }) + body.slice(0, 10));
+        const res = await until('the 401', () => conn.response(), 5_000);
+        assert.equal(res.status, 401);
+        assert.equal(res.headers.connection, 'keep-alive');
+        await conn.write(body.slice(10) + requestHead('GET', '/healthz', {}));
+        await until('the second response', () => conn.received().split('HTTP/1.1 ').length === 3, 5_000);
+        assert.match(conn.received(), /HTTP\/1\.1 200 OK[^]*"status":"ok"/);
+        assert.equal(conn.closed(), false);
+      } finally {
+        conn.destroy();
+      }
+    });
+
     for (const [what, method, path, status] of [
       ['an unknown route', 'POST', '/v1/nope', 404],
       ['a known path with another method', 'PUT', '/v1/send', 404],
