@@ -65,8 +65,9 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
   // An unknown route is answered from the request line alone: Fastify would otherwise read (and
   // buffer) a body for it first, a way around requireKey for an unauthenticated caller.
   app.addHook('onRequest', (req, reply, done) => {
-    if (req.is404) return sendError(reply, apiError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
-    done();
+    if (!req.is404) { done(); return; }
+    // Answered here, so `done` is not called (Fastify's rule for a callback hook that replies).
+    sendError(reply, apiError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
   });
   app.setNotFoundHandler((req, reply) => {
     sendError(reply, apiError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));

@@ -34,9 +34,9 @@ for (const dialect of testDialects()) {
     before(async () => {
       deps = await createTestDeps(dialect, { env: {
         POSTHORN_HTTP_HEADERS_TIMEOUT: '500ms',
-        POSTHORN_HTTP_BODY_TIMEOUT: '3s',
+        POSTHORN_HTTP_BODY_TIMEOUT: '2s',
         POSTHORN_HTTP_MIN_BODY_RATE: '1KB',
-        POSTHORN_HTTP_BODY_RATE_WINDOW: '300ms',
+        POSTHORN_HTTP_BODY_RATE_WINDOW: '1s',
       } });
       budget = createBodyBudget(20_000);
       app = buildApp(deps, { budget });
@@ -83,9 +83,9 @@ for (const dialect of testDialects()) {
 
     test('a body fast enough for the rate but not done by the body deadline gets 408 and is closed', async () => {
       const conn = await connect();
-      // 2.5 KB/s: above the 1 KB/s minimum, but 15 KB takes 6 s against a 3 s deadline.
-      await conn.write(sendHead(15_000));
-      const feed = setInterval(() => { void conn.write('x'.repeat(500)); }, 200);
+      // About 5 KB/s: five times the 1 KB/s minimum, but 19 KB takes about 4 s against a 2 s deadline.
+      await conn.write(sendHead(19_000) + 'x'.repeat(500));
+      const feed = setInterval(() => { void conn.write('x'.repeat(500)); }, 100);
       try {
         const res = await until('the 408', () => conn.response(), 8_000);
         assert.equal(res.status, 408);
