@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import * as p from './parse-value.js';
 import { parseSecretKey, parseSecretKeyList, readSecretKeyFile } from '../secrets/keyring.js';
+import { BODY_LIMIT } from '../core/limits.js';
 
 /** The resolved, frozen configuration every part of Posthorn reads (through Deps). */
 export interface Config {
@@ -53,6 +54,12 @@ export interface Config {
   secretsKeyFile: Buffer | null;
   /** Keys from before a rotation, still used to open values sealed with them. */
   secretsOldKeys: Buffer[];
+  httpHeadersTimeout: number;
+  httpBodyTimeout: number;
+  httpMinBodyRate: number;
+  httpBodyRateWindow: number;
+  httpBodyBudget: number;
+  httpMaxConnectionsPerClient: number;
 }
 
 /** One configuration key: its variable, parser, default and the sentence docs/config.md shows. */
@@ -177,4 +184,23 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     description: 'Path of a file holding that key (base64 text, or 32 raw bytes), read at start-up; instead of `POSTHORN_SECRETS_KEY`, not beside it.' }),
   entry({ key: 'secretsOldKeys', env: 'POSTHORN_SECRETS_OLD_KEYS', parse: parseSecretKeyList, default: () => [], defaultText: 'none',
     description: 'Comma-separated base64 keys used before a rotation: values sealed with them are still read until `posthorn secrets rotate` has re-encrypted them under the current key.' }),
+  entry({ key: 'httpHeadersTimeout', env: 'POSTHORN_HTTP_HEADERS_TIMEOUT', parse: p.parseDuration, default: () => 10_000,
+    defaultText: '`10s`', description: 'HTTPS API: time a client has for the TLS handshake, and again for the request line and headers, before 408 and close.' }),
+  entry({ key: 'httpBodyTimeout', env: 'POSTHORN_HTTP_BODY_TIMEOUT', parse: p.parseDuration, default: () => 60_000,
+    defaultText: '`60s`', description: 'HTTPS API: time from the start of a request until its whole body has arrived, before 408 and close (a 10 MiB send needs about 175 KB/s).' }),
+  entry({ key: 'httpMinBodyRate', env: 'POSTHORN_HTTP_MIN_BODY_RATE', parse: p.parseSize, default: () => 8 * 1024,
+    defaultText: '`8KB`', description: 'HTTPS API: bytes per second a request body must keep arriving at, averaged over each `POSTHORN_HTTP_BODY_RATE_WINDOW`; a slower one gets 408 and is closed.' }),
+  entry({ key: 'httpBodyRateWindow', env: 'POSTHORN_HTTP_BODY_RATE_WINDOW', parse: p.parseDuration, default: () => 5_000,
+    defaultText: '`5s`', description: 'HTTPS API: the period over which `POSTHORN_HTTP_MIN_BODY_RATE` is measured, so a short stall on a good link is forgiven.' }),
+  entry({ key: 'httpBodyBudget', env: 'POSTHORN_HTTP_BODY_BUDGET', parse: parseBodyBudget, default: () => 128 * 1024 * 1024,
+    defaultText: '`128MB`', description: 'HTTPS API: request body bytes one process holds at once; a request that would go over gets 503 with `Retry-After` before its body is read. At least 10MB (the largest send).' }),
+  entry({ key: 'httpMaxConnectionsPerClient', env: 'POSTHORN_HTTP_MAX_CONNECTIONS_PER_CLIENT', parse: (t) => p.parseInteger(t, 0, 1_000_000), default: () => 100,
+    defaultText: '`100`', description: 'HTTPS API: open connections one client address may hold (IPv6: one /64); more are closed at once. `0`: no cap (e.g. behind a proxy that is the only client).' }),
 ];
+
+/** The budget must fit one body of the largest size a send may have, or such sends could never pass. */
+function parseBodyBudget(text: string): number {
+  const bytes = p.parseSize(text);
+  if (bytes < BODY_LIMIT) throw new Error(`expected at least 10MB (the largest request body), got "${text}"`);
+  return bytes;
+}

@@ -13,6 +13,8 @@ export const API_ERROR_TYPES = [
   'idempotency_conflict',
   'quota_exceeded',
   'not_found',
+  'request_timeout',
+  'server_busy',
   'internal_error',
 ] as const;
 
@@ -35,6 +37,8 @@ export const ERROR_TABLE: Record<ApiErrorType, ErrorSpec> = {
   idempotency_conflict: { status: 409, smtp: { code: 451, enhanced: '4.3.0' } },
   quota_exceeded: { status: 429, smtp: { code: 452, enhanced: '4.5.3' } },
   not_found: { status: 404, smtp: { code: 550, enhanced: '5.0.0' } },
+  request_timeout: { status: 408, smtp: { code: 451, enhanced: '4.4.2' } },
+  server_busy: { status: 503, smtp: { code: 452, enhanced: '4.3.1' } },
   internal_error: { status: 500, smtp: { code: 451, enhanced: '4.3.0' } },
 };
 

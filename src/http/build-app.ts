@@ -1,6 +1,10 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ServerOptions as HttpServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Deps } from '../deps.js';
-import { apiError } from '../core/api-errors.js';
+import { apiError, errorBody } from '../core/api-errors.js';
+import { capConnectionsPerClient } from './connection-cap.js';
+import { bodyGuard, BUDGET_RETRY_AFTER, createBodyBudget, type BodyBudget } from './body-guard.js';
 import { sendError } from './send-error.js';
 import { BODY_LIMIT } from '../core/limits.js';
 import { healthRoutes } from './routes/health.js';
@@ -9,32 +13,75 @@ import { eventsRoute } from './routes/events.js';
 import { domainRoute } from './routes/domain.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { createSubmitPipeline, type SubmitPipeline } from '../send/submit.js';
+import { requireKey } from './require-key.js';
 
+
+/** Bytes of an unwanted body Node may read and throw away to keep a connection open (see onSend). */
+const DISCARD_LIMIT = 64 * 1024;
 
 /**
  * Builds the HTTP app without listening (tests use `inject()`, main.ts adds TLS and listens).
- * Bodies are read raw: the send pipeline authenticates before it parses, so a bad key is 401 even
- * when the body is also bad (spec 5.9), and the pipeline, not Fastify, names the bad field.
+ * Keyed routes authenticate in an `onRequest` hook, from the headers, before Fastify looks at the
+ * Content-Type or reads a byte of the body: a bad key is 401 even when the body is also bad
+ * (spec 5.9), and an unauthenticated caller cannot make the process buffer anything. Bodies are
+ * read raw, so the pipeline, not Fastify, names the bad field.
  */
-export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; key: string | Buffer }; pipeline?: SubmitPipeline } = {}): FastifyInstance {
-  const options: FastifyServerOptions & { https?: { cert: string | Buffer; key: string | Buffer } } = {
+export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; key: string | Buffer }; pipeline?: SubmitPipeline; budget?: BodyBudget } = {}): FastifyInstance {
+  const c = deps.config;
+  // Node's own deadlines (http.createServer): headersTimeout for the request line and headers,
+  // requestTimeout for the whole request with its body; both answer 408 and close. Node checks
+  // them every connectionsCheckingInterval (30 s by default), far too coarse for a 10 s deadline.
+  // Node refuses a headers deadline later than the request's, hence the min.
+  const headersTimeout = Math.min(c.httpHeadersTimeout, c.httpBodyTimeout);
+  const server: HttpServerOptions & { handshakeTimeout: number } = {
+    headersTimeout,
+    requestTimeout: c.httpBodyTimeout,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+    // A TLS client that never finishes its handshake holds a connection as well (node:tls).
+    handshakeTimeout: headersTimeout,
+  };
+  const options: FastifyServerOptions & { https?: object; http?: HttpServerOptions } = {
     loggerInstance: deps.log,
     // Per-request log lines would cost more than the request itself; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
-    ...(opts.https ? { https: opts.https } : {}),
+    // Fastify sets the server's requestTimeout from its own option (0 by default): pass it here too.
+    requestTimeout: c.httpBodyTimeout,
+    clientErrorHandler,
+    ...(opts.https ? { https: { ...opts.https, ...server } } : { http: server }),
   };
   const app = Fastify(options) as unknown as FastifyInstance;
+  app.decorateRequest('auth', null);
+  capConnectionsPerClient(app.server, c.httpMaxConnectionsPerClient, deps.log);
+  // `Expect: 100-continue` (RFC 9110 §10.1.1): Node answers 100 on its own as soon as the headers
+  // are in, inviting the body before the key is checked. With this listener it leaves that to us:
+  // the body guard sends 100 once the request has passed authentication and the budget, and a
+  // refusal is sent as the final status instead, before the client sends any body.
+  app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
+  // An unknown route is answered from the request line alone: Fastify would otherwise read (and
+  // buffer) a body for it first, a way around requireKey for an unauthenticated caller.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!req.is404) { done(); return; }
+    // Answered here, so `done` is not called (Fastify's rule for a callback hook that replies).
+    sendError(reply, apiError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
+  });
   app.setNotFoundHandler((req, reply) => {
     sendError(reply, apiError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
   });
   app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, req, reply) => {
+    if (err.code === 'POSTHORN_BODY_BUDGET') return sendError(reply, apiError('server_busy', err.message, undefined, BUDGET_RETRY_AFTER));
+    if (err.code === 'POSTHORN_BODY_TOO_SLOW') return sendError(reply, apiError('request_timeout', err.message, 'body'));
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      // A Content-Type that is not a media type at all (RFC 9110 §8.3.1), e.g. `foo` or empty.
+      return sendError(reply, apiError('invalid_request', `Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')} is not a media type; send application/json`, 'Content-Type'));
+    }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, apiError('payload_too_large', `request body is over ${BODY_LIMIT} bytes (10 MiB)`, 'body'));
+      const limit = req.routeOptions.bodyLimit ?? BODY_LIMIT;
+      return sendError(reply, apiError('payload_too_large', `request body is over ${limit} bytes${limit === BODY_LIMIT ? ' (10 MiB)' : ''}`, 'body'));
     }
     if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
       return sendError(reply, apiError('invalid_request', err.message, 'body'));
@@ -42,6 +89,23 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
     req.log.error({ err }, 'request failed');
     return sendError(reply, apiError('internal_error', 'internal error; the request may be retried'));
   });
+
+  // A response sent before the body was read (401, 413, 400 for the Content-Type, 404, and the
+  // guard's 408 and 503) closes the connection rather than have Node read and discard the rest:
+  // the caller may be trickling it, and nothing of it is wanted (RFC 9112 §9.6). A small declared
+  // remainder is the exception: Node discards it and the connection stays open, because closing
+  // with unread bytes makes the kernel reset the connection, and a client (say, with a mistyped
+  // key) can then lose the response it was meant to read. Go's net/http does the same.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (!req.raw.complete) {
+      const declared = Number(req.headers['content-length']);
+      const guardCut = reply.statusCode === 408 || reply.statusCode === 503;
+      if (guardCut || !(declared <= DISCARD_LIMIT)) reply.header('Connection', 'close');
+    }
+    done(null, payload);
+  });
+
+  app.addHook('preParsing', bodyGuard({ budget: opts.budget ?? createBodyBudget(c.httpBodyBudget), minRate: c.httpMinBodyRate, windowMs: c.httpBodyRateWindow }));
 
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
@@ -52,9 +116,28 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
   app.register(healthRoutes(deps));
   const pipeline = opts.pipeline ?? createSubmitPipeline(deps);
   app.addHook('onClose', async () => pipeline.drain());
-  app.register(sendRoute(pipeline));
+  app.register(sendRoute(pipeline, requireKey(deps)));
   app.register(eventsRoute(deps));
   app.register(trackingRoutes(deps));
   app.register(domainRoute(deps));
   return app;
+}
+
+/**
+ * Errors Node raises before there is a request to answer (its header and request deadlines,
+ * malformed HTTP), written in the API's error format instead of Fastify's default body. The
+ * connection is closed after it, as Node and Fastify do by default.
+ */
+function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, body] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? [408, 'Request Timeout', errorBody(apiError('request_timeout', 'the request (headers and body) did not arrive in time (POSTHORN_HTTP_HEADERS_TIMEOUT, POSTHORN_HTTP_BODY_TIMEOUT)'))]
+    : err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', errorBody(apiError('invalid_request', 'the request headers are too large', 'headers'))]
+      : [400, 'Bad Request', errorBody(apiError('invalid_request', 'malformed HTTP request'))];
+  const json = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
+  }
+  socket.destroy(err);
 }

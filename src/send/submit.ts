@@ -20,6 +20,8 @@ import { resolveTracking, unsubscribeConflict } from '../feedback/tracking-setti
 export interface HttpSubmission {
   source: 'http';
   authorization: string | undefined;
+  /** The key already resolved from `authorization` (the API checks it before reading the body). */
+  auth?: AuthContext;
   contentType: string | undefined;
   body: Buffer | undefined;
   idempotencyKey: string | undefined;
@@ -171,7 +173,7 @@ export function createSubmitPipeline(deps: Deps): SubmitPipeline {
   /** Authenticates and parses one submission as its intake (HTTP JSON or relayed MIME) delivers it. */
   async function intake(input: HttpSubmission | SmtpSubmission): Promise<{ auth: AuthContext; req: SendRequest; key: string | undefined } | SubmitResult> {
     if (input.source === 'http') {
-      const auth = await authenticate(deps, input.authorization);
+      const auth = input.auth ?? await authenticate(deps, input.authorization);
       if (!auth) return refused(UNAUTHORIZED);
       const req = validateSendJson(input.contentType, input.body);
       if ('type' in req) return refused(req);

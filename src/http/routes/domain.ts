@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { apiError, retryAfterSeconds, UNAUTHORIZED } from '../../core/api-errors.js';
-import { authenticate } from '../../credentials/authenticate.js';
+import { apiError, retryAfterSeconds } from '../../core/api-errors.js';
+import type { AuthContext } from '../../credentials/authenticate.js';
+import { requireKey } from '../require-key.js';
 import { complaintRate } from '../../feedback/complaint-rate.js';
 import { sendError } from '../send-error.js';
 
@@ -13,9 +14,9 @@ import { sendError } from '../send-error.js';
  */
 export function domainRoute(deps: Deps): FastifyPluginAsync {
   return async (app) => {
-    app.get('/v1/domain', async (req, reply) => {
-      const auth = await authenticate(deps, req.headers.authorization);
-      if (!auth) return sendError(reply, UNAUTHORIZED);
+    app.get('/v1/domain', { onRequest: requireKey(deps) }, async (req, reply) => {
+      // requireKey answered the 401 (spec 5.7: the same one, whatever the cause) or set the key.
+      const auth = req.auth as AuthContext;
       const now = deps.clock.now();
       const decision = await deps.limiter.take(`domain:${auth.keyId}`, deps.config.eventsRateLimit, now);
       if (!decision.ok) {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { apiError, UNAUTHORIZED } from '../../core/api-errors.js';
-import { authenticate } from '../../credentials/authenticate.js';
+import { apiError } from '../../core/api-errors.js';
+import type { AuthContext } from '../../credentials/authenticate.js';
+import { requireKey } from '../require-key.js';
 import { parseEventsQuery } from '../../events/parse-events-query.js';
 import { queryEvents } from '../../events/query-events.js';
 import { retryAfterSeconds } from '../../core/api-errors.js';
@@ -14,10 +15,9 @@ import { sendError } from '../send-error.js';
  */
 export function eventsRoute(deps: Deps): FastifyPluginAsync {
   return async (app) => {
-    app.get('/v1/events', async (req, reply) => {
-      const auth = await authenticate(deps, req.headers.authorization);
-      // The same 401 as the send pipeline, whatever the cause (spec 5.7).
-      if (!auth) return sendError(reply, UNAUTHORIZED);
+    app.get('/v1/events', { onRequest: requireKey(deps) }, async (req, reply) => {
+      // requireKey answered the 401 (spec 5.7: the same one, whatever the cause) or set the key.
+      const auth = req.auth as AuthContext;
 
       const decision = await deps.limiter.take(`events:${auth.keyId}`, deps.config.eventsRateLimit, deps.clock.now());
       if (!decision.ok) {

@@ -1,15 +1,19 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, onRequestHookHandler } from 'fastify';
 import type { SubmitPipeline } from '../../send/submit.js';
 import { sendError } from '../send-error.js';
 
-/** POST /v1/send: a thin translation of the submit pipeline's result into HTTP (DESIGN.md "One pipeline"). */
-export function sendRoute(pipeline: SubmitPipeline): FastifyPluginAsync {
+/**
+ * POST /v1/send: a thin translation of the submit pipeline's result into HTTP. The key is checked
+ * by `requireKey` from the headers, before the body is read; the pipeline gets the result.
+ */
+export function sendRoute(pipeline: SubmitPipeline, requireKey: onRequestHookHandler): FastifyPluginAsync {
   return async (app) => {
-    app.post('/v1/send', async (req, reply) => {
+    app.post('/v1/send', { onRequest: requireKey }, async (req, reply) => {
       const idem = req.headers['idempotency-key'];
       const result = await pipeline.submit({
         source: 'http',
         authorization: req.headers.authorization,
+        ...(req.auth ? { auth: req.auth } : {}),
         contentType: req.headers['content-type'],
         body: Buffer.isBuffer(req.body) ? req.body : undefined,
         idempotencyKey: Array.isArray(idem) ? idem.join(', ') : idem,

@@ -6,6 +6,9 @@ import { readToken } from '../../feedback/tracking-token.js';
 import { recordUnsubscribe, unsubscribeTarget } from '../../feedback/unsubscribe-record.js';
 import { confirmPage, invalidLinkPage, PAGE_HEADERS, unsubscribedPage } from '../../feedback/unsubscribe-page.js';
 
+/** Bytes an unsubscribe POST may carry. */
+export const UNSUBSCRIBE_BODY_LIMIT = 16 * 1024;
+
 /** A transparent 1×1 GIF (GIF89a, one transparent pixel): 43 bytes. */
 export const PIXEL_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
@@ -69,7 +72,9 @@ export function trackingRoutes(deps: Deps): FastifyPluginAsync {
       return reply.code(200).headers(PAGE_HEADERS).send(confirmPage(target.address));
     });
 
-    app.post('/u/*', async (req: FastifyRequest, reply: FastifyReply) => {
+    // The only body a caller without a key can make us read: RFC 8058's is 26 bytes, our page's
+    // form a few more, so anything near this limit is not an unsubscribe (413 from the header).
+    app.post('/u/*', { bodyLimit: UNSUBSCRIBE_BODY_LIMIT }, async (req: FastifyRequest, reply: FastifyReply) => {
       // RFC 8058 §3.2: the body is `List-Unsubscribe=One-Click`, with no cookie or credential;
       // the signed token alone says who. Our own confirmation page adds `via=page`.
       const body = Buffer.isBuffer(req.body) ? req.body.toString('latin1') : '';

@@ -1,0 +1,119 @@
+import { Transform, pipeline, type TransformCallback } from 'node:stream';
+import type { FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
+
+/**
+ * Request-body bytes one process holds at once. A body reserves its declared Content-Length
+ * before a byte of it is read (a chunked body reserves each chunk as it comes) and gives it back
+ * when its response is finished or its connection is gone, whichever comes first.
+ */
+export interface BodyBudget {
+  readonly limit: number;
+  inFlight(): number;
+  tryReserve(bytes: number): boolean;
+  release(bytes: number): void;
+}
+
+export function createBodyBudget(limit: number): BodyBudget {
+  let used = 0;
+  return {
+    limit,
+    inFlight: () => used,
+    tryReserve(bytes) {
+      if (used + bytes > limit) return false;
+      used += bytes;
+      return true;
+    },
+    release(bytes) {
+      used -= bytes;
+    },
+  };
+}
+
+/** Seconds a 503 for the budget asks the caller to wait: bodies in flight finish in about that. */
+export const BUDGET_RETRY_AFTER = 2;
+
+/** The errors the guard raises; build-app.ts turns them into API errors by `code`. */
+export class BodyGuardError extends Error {
+  constructor(readonly code: 'POSTHORN_BODY_BUDGET' | 'POSTHORN_BODY_TOO_SLOW', readonly statusCode: number, message: string) {
+    super(message);
+  }
+}
+
+export interface BodyGuardOptions {
+  budget: BodyBudget;
+  /** Bytes per second, averaged over each window. */
+  minRate: number;
+  windowMs: number;
+}
+
+/**
+ * The `preParsing` hook of every route: it runs after authentication (`onRequest`) and before the
+ * content-type parser buffers the body. Node's requestTimeout bounds a request's whole life; this
+ * adds the two things Node has no option for, so they are written here: the global budget and a
+ * minimum rate, so a client trickling a byte every few seconds is cut off within one window
+ * instead of holding its share of the budget until the deadline.
+ */
+export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
+  return (req: FastifyRequest, reply: FastifyReply, payload, done) => {
+    const lengthHeader = req.headers['content-length'];
+    const chunked = req.headers['transfer-encoding'] !== undefined;
+    const declared = lengthHeader === undefined ? null : Number(lengthHeader);
+    if (!chunked && (declared === null || declared === 0)) { done(null, payload); return; }
+    // Over the route's limit: Fastify answers 413 from the header alone, without reading.
+    if (declared !== null && declared > req.routeOptions.bodyLimit) { done(null, payload); return; }
+
+    const busy = () => new BodyGuardError('POSTHORN_BODY_BUDGET', 503,
+      `the server is holding as many request bodies as it may (POSTHORN_HTTP_BODY_BUDGET); retry after ${BUDGET_RETRY_AFTER} s`);
+    let reserved = 0;
+    if (declared !== null) {
+      if (!opts.budget.tryReserve(declared)) { done(busy(), payload); return; }
+      reserved = declared;
+    }
+
+    // The request passed authentication and the budget: now the body is wanted (build-app.ts).
+    if (/^\s*100-continue\s*$/i.test(req.headers.expect ?? '')) reply.raw.writeContinue();
+
+    let received = 0;
+    let atWindowStart = 0;
+    const timer = setInterval(() => {
+      const remaining = declared === null ? Infinity : declared - atWindowStart;
+      const needed = Math.min(remaining, Math.ceil((opts.minRate * opts.windowMs) / 1000));
+      if (received - atWindowStart < needed) {
+        counter.destroy(new BodyGuardError('POSTHORN_BODY_TOO_SLOW', 408,
+          `the request body arrived at under ${opts.minRate} bytes per second (POSTHORN_HTTP_MIN_BODY_RATE); ${received} of ${declared ?? 'an unknown number of'} bytes came`));
+      }
+      atWindowStart = received;
+    }, opts.windowMs);
+    timer.unref();
+
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb: TransformCallback) {
+        received += chunk.length;
+        // A chunked body has no length to reserve up front: each chunk is reserved on arrival.
+        if (declared === null && !released) {
+          if (!opts.budget.tryReserve(chunk.length)) { cb(busy()); return; }
+          reserved += chunk.length;
+        }
+        (counter as Transform & { receivedEncodedLength: number }).receivedEncodedLength = received;
+        cb(null, chunk);
+      },
+    });
+    (counter as Transform & { receivedEncodedLength: number }).receivedEncodedLength = 0;
+
+    let released = false;
+    const finish = () => {
+      clearInterval(timer);
+      if (released) return;
+      released = true;
+      opts.budget.release(reserved);
+    };
+    counter.once('end', () => clearInterval(timer));
+    // 'close' on the response comes when it has been sent and also when the connection is lost
+    // first (an aborted upload): either way the body is no longer held for it.
+    reply.raw.once('close', finish);
+    // pipeline, not pipe: a client that disconnects mid-body errors the counter too, so the parser
+    // gives up instead of waiting for an end that never comes.
+    pipeline(req.raw, counter, () => clearInterval(timer));
+    done(null, counter);
+  };
+}
