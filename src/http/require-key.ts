@@ -31,7 +31,7 @@ export function sendUnauthorized(reply: FastifyReply, authorization: string | un
  * or even looks at the body, so an unauthenticated caller gets 401 at once and none of its body
  * is buffered (the connection is then closed, see `closeUnreadBodies` in build-app.ts).
  */
-export function requireKey(deps: Pick<Deps, 'db'>): onRequestHookHandler {
+export function requireKey(deps: Pick<Deps, 'db' | 'config'>): onRequestHookHandler {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const auth = await authenticate(deps, req.headers.authorization);
     if (!auth) return sendUnauthorized(reply, req.headers.authorization);
