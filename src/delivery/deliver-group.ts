@@ -6,7 +6,7 @@ import type { Signer } from './dkim/signer-pool.js';
 import { classifyReply } from './classify-reply.js';
 import type { DeliveryGroup } from './load-claimed.js';
 import { resolveRoute } from './resolve-route.js';
-import { makeReturnPath } from './return-path.js';
+import { groupSubject, makeReturnPath } from './return-path.js';
 import type { AttemptResult, Destination, SmtpReply, Transport } from './transport.js';
 
 /** What happened to one recipient in this attempt, before retry policy is applied. */
@@ -105,7 +105,7 @@ export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): 
     if (route.kind === 'defer') return { group, signedAt, outcomes: everyone(group, { kind: 'deferred', error: route.reason, details: { reason: route.reason } }) };
     destinations = route.destinations;
   }
-  const subject = group.items.length === 1 ? group.items[0]!.recipientId : m.id;
+  const subject = group.items.length === 1 ? group.items[0]!.recipientId : groupSubject(group.items[0]!.recipientId);
   const attempt = Math.min(...group.items.map((i) => i.job.attempts)) + 1;
   const result = await ctx.transport.send({
     destinations, envelopeFrom: makeReturnPath(ctx.returnPathSecret, subject, m.domain), recipients: group.items.map((i) => i.address), raw: signed, attempt,

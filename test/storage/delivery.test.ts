@@ -166,8 +166,13 @@ for (const dialect of testDialects()) {
       await hx.run();
       assert.equal(hx.sink!.messages.length, 1);
       assert.deepEqual(hx.sink!.messages[0]!.rcptTo, [ok]);
-      // Several recipients in one transaction: the return path names the message, not a recipient.
-      assert.equal(readReturnPath(hx.returnPathSecret, hx.sink!.messages[0]!.mailFrom), id);
+      // Several recipients in one transaction: the return path is a group token naming the first of
+      // them (shared by the transaction's recipients), never the message as a whole.
+      const subject = readReturnPath(hx.returnPathSecret, hx.sink!.messages[0]!.mailFrom) ?? '';
+      assert.match(subject, /^grp_/);
+      const anchor = await hx.deps.db.selectFrom('recipients').select(['message_id', 'address']).where('id', '=', `rcp_${subject.slice(4)}`).executeTakeFirstOrThrow();
+      assert.equal(anchor.message_id, id);
+      assert.ok([ok, bounce, block, defer].includes(anchor.address), anchor.address);
       await hx.advance(1000);
       assert.deepEqual(hx.sink!.messages.map((m) => m.rcptTo), [[ok], [defer]]);
       for (const [address, last] of [[ok, 'delivered'], [bounce, 'failed'], [block, 'failed'], [defer, 'delivered']] as const) {
