@@ -28,10 +28,13 @@ export function mailbox(m: { name: string; address: string }): string {
 
 /**
  * A body part: 7bit when it is ASCII with short lines, else quoted-printable, so no line of the
- * message exceeds 998 octets (RFC 5322 §2.1.1) and 8-bit content survives any relay.
+ * message exceeds 998 octets (RFC 5322 §2.1.1) and 8-bit content survives any relay. Every line
+ * break (CRLF, a lone LF or a lone CR) becomes CRLF first: RFC 5322 §2.3 allows CR and LF only
+ * together, and a bare one left in the part is the precondition for SMTP smuggling at a lenient
+ * next hop (quoted-printable encoding keeps a bare CR as it is, so normalising is the fix).
  */
 function part(type: 'text/plain' | 'text/html', content: string): string {
-  const normalized = content.replace(/\r?\n/g, '\r\n');
+  const normalized = content.replace(/\r\n|\r|\n/g, '\r\n');
   const plain = mimeFuncs.isPlainText(normalized) && !mimeFuncs.hasLongerLines(normalized, 76);
   const body = plain ? normalized : qp.wrap(qp.encode(normalized), 76);
   return `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: ${plain ? '7bit' : 'quoted-printable'}\r\n\r\n${body}`;

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { simpleParser } from 'mailparser';
 import { composeDraft } from '../../../src/send/message-draft.js';
+import { findBareLineBreak } from '../../../src/delivery/smtp/bare-line-break.js';
 import { renderMime, textFromHtml } from '../../../src/send/render-mime.js';
 
 const base = {
@@ -51,4 +52,16 @@ test('display names with specials are quoted, and long ASCII bodies are quoted-p
   assert.equal(parsed.from?.value[0]?.name, 'Acme, Inc. "Support"');
   assert.match(raw.toString(), /^Content-Transfer-Encoding: quoted-printable$/m);
   assert.equal(parsed.text?.trim(), `${'a'.repeat(300)}\nshort`);
+});
+
+test('bare CR and bare LF in text and html become CRLF, in 7bit and quoted-printable parts alike', async () => {
+  for (const extra of ['', ' é']) {
+    const text = `one\rtwo\nthree\r\nfour\r\r\nfive${extra}`;
+    const html = `<p>a\rb</p>\n<p>c${extra}</p>\r`;
+    const raw = renderMime(composeDraft({ ...base, html, text }));
+    assert.equal(findBareLineBreak(raw), null, `no bare CR or LF (${extra === '' ? '7bit' : 'quoted-printable'})`);
+    assert.match(raw.toString('latin1'), extra === '' ? /Content-Transfer-Encoding: 7bit/ : /Content-Transfer-Encoding: quoted-printable/);
+    const parsed = await simpleParser(raw);
+    assert.deepEqual(parsed.text?.replace(/\r\n/g, '\n').trimEnd().split('\n'), ['one', 'two', 'three', 'four', '', `five${extra}`]);
+  }
 });
