@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { simpleParser } from 'mailparser';
 import { LEASE_MS } from '../../src/delivery/delivery-worker.js';
 import { readReturnPath } from '../../src/delivery/return-path.js';
+import { findBareLineBreak } from '../../src/delivery/smtp/bare-line-break.js';
 import { testDialects } from '../helpers/test-db.js';
 import { BRAND_DOMAIN, createDeliveryHarness, MX_DOMAIN, NULL_MX_DOMAIN, SENDER_DOMAIN, type DeliveryHarness, type HarnessOptions } from '../helpers/delivery-harness.js';
 
@@ -157,6 +158,19 @@ for (const dialect of testDialects()) {
       assert.equal((await hx.deps.db.selectFrom('recipients').select('status').executeTakeFirstOrThrow()).status, 'rejected');
       assert.equal(await suppressed(hx, to), null);
       assert.equal(await hx.deps.db.selectFrom('jobs').select('id').executeTakeFirst(), undefined);
+    });
+
+    test('a bare CR or LF in an API text or html never goes out: what the MX receives has CRLF only, DKIM passes', async () => {
+      const hx = await harness();
+      const to = at('ok-bare-cr');
+      await accepted(hx, { to, text: 'line one\rline two\nline three\r\n.\rMAIL FROM:<x@evil.test>\r', html: '<p>a\rb</p>\r<p>c é</p>' });
+      await hx.run();
+      const [mail] = hx.received(to);
+      assert.ok(mail, 'delivered');
+      assert.equal(findBareLineBreak(mail.raw), null, 'no bare CR or LF in the delivered bytes');
+      assert.deepEqual((await hx.verifyDkim(mail.raw)).map((d) => d.result), ['pass']);
+      const parsed = await simpleParser(mail.raw);
+      assert.deepEqual(parsed.text?.replace(/\r\n/g, '\n').trimEnd().split('\n').slice(0, 3), ['line one', 'line two', 'line three']);
     });
 
     test('one transaction, a reply per recipient: each recipient gets its own outcome', async () => {
