@@ -4,6 +4,15 @@ import { iso, withDeps, type Command } from './command.js';
 
 const LIST_LIMIT = 100;
 
+/**
+ * Text as a terminal may show it: anyone on the internet can send a report, so its bytes could
+ * carry escape sequences that rewrite the operator's screen. Control characters other than tab and
+ * line ends become `\xNN` (the JSON output escapes them by itself).
+ */
+function printable(text: string): string {
+  return text.replace(/\r(?!\n)|[^\P{Cc}\t\n\r]/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 /** The stored result, or null while the report is pending (or its result cannot be read). */
 function resultOf(json: string | null): ReportResult | null {
   if (json === null) return null;
@@ -54,7 +63,7 @@ export const inboundList: Command = {
     const text = reports.length === 0
       ? `no ${options.unmatched ? 'unmatched ' : ''}inbound reports`
       : reports.map((r) => `${r.id}  ${r.received_at}  ${r.remote_address}  ${r.kind ?? '-'}  ${r.outcome}`).join('\n');
-    return { json: { reports }, text };
+    return { json: { reports }, text: printable(text) };
   }),
 };
 
@@ -81,6 +90,6 @@ export const inboundShow: Command = {
       '',
       raw,
     ];
-    return { json: report, text: lines.join('\n') };
+    return { json: report, text: printable(lines.join('\n')) };
   }),
 };

@@ -66,5 +66,17 @@ for (const dialect of testDialects()) {
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /no inbound report rpt_nope; see posthorn inbound list/);
     });
+
+    test('show: control characters an attacker put in a report reach the terminal as \\xNN, not as escape sequences', async () => {
+      const raw = Buffer.from('From: x@evil.example\r\nTo: fbl@x\r\nSubject: \x1b[2Jcleared\r\n\r\nbody\x07\rover\r\n');
+      const { reportId } = await receiveReport(t, { raw, mailFrom: '', rcptTo: [t.config.complaintAddress], remoteAddress: '192.0.2.8' });
+      const shown = await cli('inbound', 'show', reportId);
+      ok(shown);
+      assert.ok(!shown.stdout.includes('\x1b') && !shown.stdout.includes('\x07'), 'no raw ESC or BEL');
+      assert.match(shown.stdout, /Subject: \\x1b\[2Jcleared/);
+      assert.match(shown.stdout, /body\\x07\\x0dover/);
+      const json = await cli('inbound', 'show', reportId, '--json');
+      assert.equal(json.json.raw, raw.toString('utf8'), 'the JSON keeps the exact text');
+    });
   });
 }
