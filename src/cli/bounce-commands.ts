@@ -30,7 +30,7 @@ async function readInput(file: string): Promise<Buffer> {
 function verdictText(o: ReportOutcome): string {
   switch (o.kind) {
     case 'failed': return `\`failed\` event (bounce_class ${o.bounceClass}), ${o.suppress ? 'address SUPPRESSED (hard_bounce)' : 'not suppressed'}: ${o.why}`;
-    case 'complained': return `\`complained\` event, address SUPPRESSED (complaint): ${o.why}`;
+    case 'complained': return `\`complained\` event, ${o.suppress ? 'address SUPPRESSED (complaint)' : 'not suppressed'}: ${o.why}`;
     case 'none': return `nothing: ${o.why}`;
   }
 }
@@ -51,7 +51,7 @@ export const bounceParse: Command = {
       const o = reportOutcome(parsed.kind, r);
       return {
         address: r.address, action: r.action, status: r.status, class: r.class, diagnostic: r.diagnostic,
-        would: { event: o.kind === 'none' ? null : o.kind, suppress: o.kind === 'complained' || (o.kind === 'failed' && o.suppress), why: o.why },
+        would: { event: o.kind === 'none' ? null : o.kind, suppress: o.kind !== 'none' && o.suppress, why: o.why },
       };
     });
     const json = {
@@ -74,7 +74,7 @@ export const bounceParse: Command = {
           `  Posthorn would record: ${verdictText(reportOutcome(parsed.kind, r))}`,
         ])),
       '',
-      'Nothing was changed. The inbound MX applies this only to a report that matches one of your messages (signed return path or Message-ID).',
+      'Nothing was changed. The inbound MX applies this only to a report carrying a signed return path that verifies (a Message-ID alone proves nothing), and suppresses only through a return path that names one recipient.',
     ];
     return { json, text: lines.join('\n') };
   },

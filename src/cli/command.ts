@@ -15,6 +15,7 @@ export interface CliOptions {
   'track-opens'?: string;
   'track-clicks'?: string;
   unsubscribe?: string;
+  unmatched?: boolean;
 }
 
 /** What a command gets: its positional arguments (after the command words) and the options. */

@@ -4,6 +4,7 @@ import { accountCreate, accountSet } from './account-commands.js';
 import { bounceParse } from './bounce-commands.js';
 import type { Command, CliOptions } from './command.js';
 import { domainAdd, domainSet, domainShow, domainVerify } from './domain-commands.js';
+import { inboundList, inboundShow } from './inbound-commands.js';
 import { keyCreate } from './key-commands.js';
 import { noticeList } from './notice-commands.js';
 import { parseArgv, UsageError } from './parse-argv.js';
@@ -19,6 +20,7 @@ const COMMANDS: Command[] = [
   serveCommand, accountCreate, accountSet, domainAdd, domainVerify, domainShow, domainSet, keyCreate,
   smtpCredentialCreate, smtpCredentialRevoke, smtpCredentialList,
   suppressionAdd, suppressionRemove, suppressionList, noticeList, sandboxList, sandboxShow, bounceParse,
+  inboundList, inboundShow,
   webhookSet, webhookRotate, webhookShow, webhookRemove,
   secretsStatusCommand, secretsRotateCommand,
 ];

@@ -18,6 +18,7 @@ const OPTIONS = {
   'track-opens': { type: 'string' },
   'track-clicks': { type: 'string' },
   unsubscribe: { type: 'string' },
+  unmatched: { type: 'boolean' },
 } as const;
 
 /** argv split into positional words and options; a UsageError for an unknown or malformed option. */

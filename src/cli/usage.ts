@@ -39,6 +39,9 @@ Commands:
                                               and those under POSTHORN_SECRETS_OLD_KEYS)
   bounce parse FILE|-                         parse a bounce or complaint report (- reads stdin) as the
                                               inbound MX does; says what it would record; changes nothing
+  inbound list [--unmatched]                  the newest reports the inbound MX received and what each did;
+                                              --unmatched: only those that changed nothing (no valid token)
+  inbound show ID                             one received report: envelope, outcome per recipient, raw source
 
 Options:
   --json       print exactly one JSON document on stdout (logs go to stderr)

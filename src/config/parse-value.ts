@@ -11,6 +11,17 @@ export function parseDuration(text: string): number {
   if (!m) throw new Error(`expected a duration such as 500ms, 20s, 5m, 72h or 30d, got "${text}"`);
   const ms = Math.round(Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS]);
   if (!(ms > 0)) throw new Error(`expected a duration of at least 1ms, got "${text}"`);
+  if (!Number.isSafeInteger(ms)) throw new Error(`expected a duration of at most ${Number.MAX_SAFE_INTEGER}ms, got "${text}"`);
+  return ms;
+}
+
+/** Node's timers hold a signed 32-bit delay: anything longer fires after 1 ms instead (with a warning). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A duration that is used as a timer (setTimeout), so at most MAX_TIMER_MS (about 24.8 days). */
+export function parseTimerDuration(text: string): number {
+  const ms = parseDuration(text);
+  if (ms > MAX_TIMER_MS) throw new Error(`expected a duration of at most ${MAX_TIMER_MS}ms (about 24.8 days; a longer timer fires at once), got "${text}"`);
   return ms;
 }
 

@@ -6,7 +6,7 @@ import type { Signer } from './dkim/signer-pool.js';
 import { classifyReply } from './classify-reply.js';
 import type { DeliveryGroup } from './load-claimed.js';
 import { resolveRoute } from './resolve-route.js';
-import { makeReturnPath } from './return-path.js';
+import { groupSubject, makeReturnPath } from './return-path.js';
 import { SANDBOX } from '../sandbox/bootstrap-sandbox.js';
 import { secretBox } from '../secrets/secret-box.js';
 import { secretContext } from '../secrets/secret-fields.js';
@@ -134,7 +134,7 @@ export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): 
     if (route.kind === 'defer') return { group, signedAt, outcomes: everyone(group, { kind: 'deferred', error: route.reason, details: { reason: route.reason } }) };
     destinations = route.destinations;
   }
-  const subject = group.items.length === 1 ? group.items[0]!.recipientId : m.id;
+  const subject = group.items.length === 1 ? group.items[0]!.recipientId : groupSubject(group.items[0]!.recipientId);
   const attempt = Math.min(...group.items.map((i) => i.job.attempts)) + 1;
   const result = await transport.send({
     destinations, envelopeFrom: makeReturnPath(ctx.returnPathSecret, subject, m.domain), recipients: group.items.map((i) => i.address), raw: signed, attempt,

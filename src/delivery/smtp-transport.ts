@@ -4,6 +4,7 @@ import { HostPool } from './smtp/host-pool.js';
 import { SessionOpenError, SmtpSession, type SessionOptions } from './smtp/smtp-session.js';
 import { DEFAULT_SMTP_TIMEOUTS, type SmtpTimeouts } from './smtp/timeouts.js';
 import type { AttemptResult, DeliveryAttempt, Destination, RecipientReply, Transport } from './transport.js';
+import { assertNoBareLineBreak } from './smtp/bare-line-break.js';
 
 export type { SmtpTimeouts } from './smtp/timeouts.js';
 
@@ -113,6 +114,8 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
     async send(attempt: DeliveryAttempt): Promise<AttemptResult> {
       if (closed) throw new Error('SMTP transport is closed');
       assertEnvelope(attempt);
+      // Checked before any connection too, so a refused message opens no session at all.
+      assertNoBareLineBreak(attempt.raw);
       const hostsTried: string[] = [];
       const errors: string[] = [];
       for (const d of attempt.destinations) {

@@ -6,7 +6,11 @@ import { enqueueWebhooks } from '../webhooks/enqueue-webhooks.js';
 import { webhookPayload } from '../webhooks/webhook-payload.js';
 import { toEventRecord } from './event-record.js';
 
-/** An event to record; `suppress` asks the writer to add the recipient to the suppression list. */
+/**
+ * An event to record; `suppress` asks the writer to add the recipient to the suppression list, and
+ * `false` stops an event that implies one from doing so (a complaint whose report may be forged by a
+ * co-recipient, docs/inbound.md).
+ */
 export interface NewEvent {
   id: string;
   accountId: string;
@@ -19,11 +23,12 @@ export interface NewEvent {
   tags: readonly string[];
   details: Record<string, unknown>;
   occurredAt: number;
-  suppress?: SuppressionReason;
+  suppress?: SuppressionReason | false;
 }
 
 /** Which suppression reason an event implies by itself (decisions §13); `failed` suppresses only when the bounce says so. */
 function impliedSuppression(e: NewEvent): SuppressionReason | undefined {
+  if (e.suppress === false) return undefined;
   switch (e.event) {
     case 'complained': return 'complaint';
     case 'unsubscribed': return 'unsubscribed';

@@ -2,16 +2,18 @@ import type { Kysely } from 'kysely';
 import type { Ids } from '../core/ids.js';
 import { writeEvents, type NewEvent } from '../events/write-events.js';
 import type { Database } from '../storage/database.js';
-import type { ReportMatch } from './match-report.js';
-import { reportOutcome } from './report-outcome.js';
+import type { ReportMatch, TokenScope } from './match-report.js';
+import { reportOutcome, type ReportOutcome } from './report-outcome.js';
 import type { ParsedReport } from './types.js';
 
 /** What processing found and did, stored as inbound_reports.result. */
 export interface ReportResult {
   kind: ParsedReport['kind'];
   match: ReportMatch['kind'];
-  /** How it was matched: the signed return path or the original Message-ID. */
-  via: 'token' | 'message_id' | null;
+  /** How it was matched: only ever the signed return path (null when it was not). */
+  via: 'token' | null;
+  /** `recipient`: the token named one recipient; `shared`: co-recipients saw it, so nothing was suppressed. */
+  scope: 'recipient' | 'shared' | null;
   message_id: string | null;
   why: string | null;
   recipients: {
@@ -32,6 +34,19 @@ export interface ReportResult {
 }
 
 /**
+ * A report matched through a shared token (a group or message return path, which every recipient of
+ * that transaction saw) may have been written by one co-recipient about another: it still records
+ * the event, but never suppresses, so nobody can get someone else taken off future mail.
+ */
+function limitShared(outcome: ReportOutcome, scope: TokenScope): ReportOutcome {
+  const shared = ' — not suppressed: the return-path token was shared by the co-recipients of one transaction, so any of them could have sent this report';
+  if (scope !== 'shared') return outcome;
+  if (outcome.kind === 'failed' && outcome.suppress) return { ...outcome, suppress: false, why: `${outcome.why}${shared}` };
+  if (outcome.kind === 'complained') return { ...outcome, suppress: false, why: `${outcome.why}${shared}` };
+  return outcome;
+}
+
+/**
  * Applies a processed report in ONE transaction: claims the pending inbound_reports row (so two
  * processors never both apply it), inserts each outcome's dedupe key (`failed:<rcp>`,
  * `complained:<rcp>`) and writes the event only when the key is new, updates the recipients'
@@ -41,7 +56,7 @@ export async function applyReport(
   db: Kysely<Database>, ids: Ids, now: number, reportId: string, parsed: ParsedReport, match: ReportMatch,
 ): Promise<ReportResult | null> {
   const result: ReportResult = {
-    kind: parsed.kind, match: match.kind, via: match.kind === 'matched' ? match.via : null,
+    kind: parsed.kind, match: match.kind, via: match.kind === 'matched' ? match.via : null, scope: match.kind === 'matched' ? match.scope : null,
     message_id: match.kind === 'matched' ? match.message.id : null, why: match.kind === 'matched' ? null : match.why,
     recipients: [], unmatched: match.kind === 'matched' ? match.unmatched : [],
   };
@@ -53,7 +68,7 @@ export async function applyReport(
       const m = match.message;
       const events: NewEvent[] = [];
       for (const r of match.recipients) {
-        const outcome = reportOutcome(parsed.kind, r.report);
+        const outcome = limitShared(reportOutcome(parsed.kind, r.report), match.scope);
         const line = {
           address: r.address, recipient_id: r.id, action: r.report.action, status: r.report.status, class: r.report.class,
           applied: 'none' as ReportResult['recipients'][number]['applied'], event: null as 'failed' | 'complained' | null,
@@ -77,8 +92,9 @@ export async function applyReport(
           id, accountId: m.accountId, domainId: m.domainId, messageId: m.id, event: outcome.kind, recipient: r.address,
           from: m.from, subject: m.subject, tags: m.tags, details, occurredAt: now,
           ...(outcome.kind === 'failed' && outcome.suppress ? { suppress: 'hard_bounce' as const } : {}),
+          ...(outcome.kind === 'complained' && !outcome.suppress ? { suppress: false as const } : {}),
         });
-        Object.assign(line, { applied: 'event', event_id: id, suppressed: outcome.kind === 'complained' || outcome.suppress });
+        Object.assign(line, { applied: 'event', event_id: id, suppressed: outcome.suppress });
         await trx.updateTable('recipients').set({ status: outcome.kind, updated_at: now }).where('id', '=', r.id).execute();
       }
       // The one event writer applies the suppression (complaint, or hard_bounce through `suppress`).

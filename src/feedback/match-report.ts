@@ -20,8 +20,15 @@ export interface MatchedRecipient {
   report: ReportRecipient;
 }
 
+/**
+ * `recipient`: the token names one recipient (its own transaction), so only that recipient can have
+ * seen it. `shared`: a group or message token, seen by every recipient of the transaction, so one of
+ * them could have written the report about another: it records events but never suppresses.
+ */
+export type TokenScope = 'recipient' | 'shared';
+
 export type ReportMatch =
-  | { kind: 'matched'; via: 'token' | 'message_id'; message: MatchedMessage; recipients: MatchedRecipient[]; unmatched: string[] }
+  | { kind: 'matched'; via: 'token'; scope: TokenScope; message: MatchedMessage; recipients: MatchedRecipient[]; unmatched: string[] }
   | { kind: 'forged'; why: string }
   | { kind: 'unmatched'; why: string };
 
@@ -64,13 +71,17 @@ function placeholder(parsed: ParsedReport, address: string): ReportRecipient | n
 }
 
 /**
- * Matches a parsed report to its message and recipients (issue 04 §2). First the signed return
- * path: the envelope recipients it came to, then the report's To and the original's envelope
- * sender. A token-shaped address that fails verification, with no verified one beside it, is a
- * forged bounce: nothing matches and there is no fall-back to the Message-ID, which anyone who saw
- * the message can quote. With no token at all (a feedback loop's report to the complaint address),
- * the original Message-ID `<msg_…@{hostname}>`. Then per recipient: the token's recipient, else the
- * message's recipient with the report's address (case-insensitive), else the only recipient.
+ * Matches a parsed report to its message and recipients, by the signed return path only: the
+ * envelope recipients it came to, then the report's To and the original's envelope sender. A report
+ * without a token that verifies changes nothing. A token-shaped address that fails verification,
+ * with no verified one beside it, is a forged bounce. No token at all is unmatched, whatever
+ * Message-ID the report quotes: every recipient of a message sees its Message-ID, so quoting it
+ * proves nothing about who bounced or complained (docs/inbound.md).
+ *
+ * Then per recipient: a recipient token names its recipient. A group token (`grp_`, a transaction
+ * with several recipients) stands for the message's recipients at its first recipient's domain, a
+ * legacy message token (`msg_`) for all of the message's recipients; each report line is matched to
+ * one of those by address (case-insensitive), else the only one of them. Those tokens are `shared`.
  */
 export async function matchReport(ctx: MatchContext, parsed: ParsedReport, envelopeRcpts: readonly string[]): Promise<ReportMatch> {
   if (parsed.kind === 'unknown') return { kind: 'unmatched', why: 'not a bounce or complaint report' };
@@ -80,11 +91,11 @@ export async function matchReport(ctx: MatchContext, parsed: ParsedReport, envel
   if (tokens.length > 0 && !verified) {
     return { kind: 'forged', why: `return-path token does not verify: ${[...new Set(tokens.map((t) => t.address))].join(', ')}` };
   }
-  const subject = verified?.id ?? messageIdOf(parsed.originalMessageId, ctx.hostname);
-  if (subject === null) {
-    return { kind: 'unmatched', why: parsed.originalMessageId ? `no return-path token, and Message-ID ${parsed.originalMessageId} is not one of ours` : 'no return-path token and no original Message-ID' };
+  if (!verified?.id) {
+    const quoted = messageIdOf(parsed.originalMessageId, ctx.hostname);
+    return { kind: 'unmatched', why: `no return-path token${quoted ? ` (it quotes the Message-ID of ${quoted}, which every recipient saw and which proves nothing)` : ''}` };
   }
-  const via = verified ? 'token' : 'message_id';
+  const subject = verified.id;
 
   if (subject.startsWith('rcp_')) {
     const rcp = await ctx.db.selectFrom('recipients').select(['id', 'address', 'message_id']).where('id', '=', subject).executeTakeFirst();
@@ -95,12 +106,22 @@ export async function matchReport(ctx: MatchContext, parsed: ParsedReport, envel
     const report = parsed.recipients.find((r) => sameAddress(r.address, rcp.address)) ?? parsed.recipients[0] ?? placeholder(parsed, rcp.address);
     if (!report) return { kind: 'unmatched', why: 'the report names no recipient' };
     const unmatched = parsed.recipients.filter((r) => r !== report).map((r) => r.address);
-    return { kind: 'matched', via, message, recipients: [{ id: rcp.id, address: rcp.address, report }], unmatched };
+    return { kind: 'matched', via: 'token', scope: 'recipient', message, recipients: [{ id: rcp.id, address: rcp.address, report }], unmatched };
   }
 
-  const message = await loadMessage(ctx.db, subject);
-  if (!message) return { kind: 'unmatched', why: `message ${subject} is not in the database` };
-  const all = await ctx.db.selectFrom('recipients').select(['id', 'address']).where('message_id', '=', subject).orderBy('id').execute();
+  let messageId = subject;
+  let domain: string | null = null;
+  if (subject.startsWith('grp_')) {
+    const anchor = await ctx.db.selectFrom('recipients').select(['message_id', 'domain']).where('id', '=', `rcp_${subject.slice(4)}`).executeTakeFirst();
+    if (!anchor) return { kind: 'unmatched', why: `recipient rcp_${subject.slice(4)} of the group return path is not in the database` };
+    messageId = anchor.message_id;
+    domain = anchor.domain;
+  }
+  const message = await loadMessage(ctx.db, messageId);
+  if (!message) return { kind: 'unmatched', why: `message ${messageId} is not in the database` };
+  let q = ctx.db.selectFrom('recipients').select(['id', 'address']).where('message_id', '=', messageId);
+  if (domain !== null) q = q.where('domain', '=', domain);
+  const all = await q.orderBy('id').execute();
   const lines = parsed.recipients.length > 0 ? parsed.recipients : all.length === 1 ? [placeholder(parsed, all[0]!.address)].filter((r) => r !== null) : [];
   const recipients: MatchedRecipient[] = [];
   const unmatched: string[] = [];
@@ -109,8 +130,9 @@ export async function matchReport(ctx: MatchContext, parsed: ParsedReport, envel
     if (!rcp || recipients.some((m) => m.id === rcp.id)) unmatched.push(report.address);
     else recipients.push({ id: rcp.id, address: rcp.address, report });
   }
-  if (recipients.length === 0) return { kind: 'unmatched', why: `no recipient of ${subject} matches ${lines.map((r) => r.address).join(', ') || 'the report'}` };
-  return { kind: 'matched', via, message, recipients, unmatched };
+  const scope = domain === null ? messageId : `${messageId} at ${domain}`;
+  if (recipients.length === 0) return { kind: 'unmatched', why: `no recipient of ${scope} matches ${lines.map((r) => r.address).join(', ') || 'the report'}` };
+  return { kind: 'matched', via: 'token', scope: 'shared', message, recipients, unmatched };
 }
 
 async function loadMessage(db: Kysely<Database>, id: string): Promise<MatchedMessage | null> {

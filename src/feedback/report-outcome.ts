@@ -4,7 +4,7 @@ import type { ParsedReport, ReportRecipient } from './types.js';
 /** What one recipient of a matched report leads to. */
 export type ReportOutcome =
   | { kind: 'failed'; bounceClass: 'hard' | 'soft' | 'block' | 'unknown'; suppress: boolean; why: string }
-  | { kind: 'complained'; why: string }
+  | { kind: 'complained'; suppress: boolean; why: string }
   | { kind: 'none'; why: string };
 
 /**
@@ -34,7 +34,7 @@ export const NO_EVENT_ACTIONS: Readonly<Record<string, string>> = {
 
 /** The outcome for one recipient of a report, by its kind, action and class (the tables above). */
 export function reportOutcome(kind: ParsedReport['kind'], r: Pick<ReportRecipient, 'action' | 'class'>): ReportOutcome {
-  if (kind === 'complaint') return { kind: 'complained', why: 'complaint report (ARF): suppressed as complaint' };
+  if (kind === 'complaint') return { kind: 'complained', suppress: true, why: 'complaint report (ARF): suppressed as complaint' };
   if (kind === 'unknown') return { kind: 'none', why: 'not a bounce or complaint report' };
   const action = r.action?.toLowerCase() ?? null;
   if (action !== null && action in NO_EVENT_ACTIONS) return { kind: 'none', why: NO_EVENT_ACTIONS[action] as string };

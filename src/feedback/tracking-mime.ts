@@ -104,13 +104,22 @@ function rewriteHtmlPart(entity: string, fields: Field[], bodyStart: number, par
   if (rewritten === decoded) return null;
   if (state.tracking.pixelUrl !== null) state.pixelPlaced = true;
   const head = entity.slice(0, bodyStart);
-  if (cte === 'quoted-printable') return head + qp.wrap(qp.encode(Buffer.from(rewritten, 'latin1')), 76);
+  if (cte === 'quoted-printable') return head + qpBody(rewritten);
   if (cte === 'base64') return head + base64Lines(Buffer.from(rewritten, 'latin1')) + (body.endsWith('\r\n') ? '\r\n' : '');
   if (!rewritten.split('\r\n').some((line) => line.length > MAX_LINE)) return head + rewritten;
   // A long tracked URL can push a line over 998 octets: the part becomes quoted-printable.
   const cteLine = 'Content-Transfer-Encoding: quoted-printable\r\n';
   const newHead = cteField ? head.slice(0, cteField.start) + cteLine + head.slice(cteField.end) : head.slice(0, -2) + cteLine + head.slice(-2);
-  return newHead + qp.wrap(qp.encode(Buffer.from(rewritten, 'latin1')), 76);
+  return newHead + qpBody(rewritten);
+}
+
+/**
+ * Quoted-printable for a rewritten html body. A decoded quoted-printable part may hold a bare CR or
+ * LF (`=0D`), which nodemailer's encoder would write out raw: every line break becomes CRLF first
+ * (the same to HTML), so no bare CR or LF goes out (RFC 5321 §2.3.8, SMTP smuggling).
+ */
+function qpBody(text: string): string {
+  return qp.wrap(qp.encode(Buffer.from(text.replace(/\r\n|\r|\n/g, '\r\n'), 'latin1')), 76);
 }
 
 function rewriteEntity(entity: string, depth: number, state: State): string {

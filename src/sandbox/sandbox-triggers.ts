@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { readReturnPath } from '../delivery/return-path.js';
+import { makeReturnPath, readReturnPath } from '../delivery/return-path.js';
 import { PREFETCH_WINDOW_MS } from '../feedback/tracking-automated.js';
 import { recordClick, recordOpen } from '../feedback/tracking-record.js';
 import { receiveReport } from '../feedback/receive-report.js';
@@ -15,6 +15,12 @@ export interface TriggerContext {
   raw: Buffer;
   /** The envelope sender it was delivered with (the signed return path). */
   mailFrom: string;
+  /**
+   * The return path naming this recipient alone. A real feedback loop quotes `mailFrom`, which is
+   * shared by the transaction's co-recipients and so never suppresses (docs/inbound.md); the sandbox's
+   * loop is Posthorn itself and knows which recipient complained.
+   */
+  recipientReturnPath: string;
   recipient: { id: string; address: string; messageId: string };
   tokens: DeliveredTokens;
   /** A dedupe key for one step of this trigger, so a run repeated after a crash records nothing twice. */
@@ -83,7 +89,7 @@ export const SANDBOX_TRIGGERS: readonly SandboxTrigger[] = [
     async run(ctx) {
       const { deps } = ctx;
       const raw = buildSandboxComplaint({
-        original: ctx.raw, envelopeFrom: ctx.mailFrom, recipient: ctx.recipient.address, complaintAddress: deps.config.complaintAddress, now: deps.clock.now(),
+        original: ctx.raw, envelopeFrom: ctx.recipientReturnPath, recipient: ctx.recipient.address, complaintAddress: deps.config.complaintAddress, now: deps.clock.now(),
       });
       // A second run after a crash stores a second report; applying it is deduplicated (`complained:<recipient id>`).
       await receiveReport(deps, { raw, mailFrom: '', rcptTo: [deps.config.complaintAddress], remoteAddress: '127.0.0.1' });
@@ -104,7 +110,13 @@ async function findRecipient(deps: Deps, returnPathSecret: Buffer, mailFrom: str
   const subject = readReturnPath(returnPathSecret, mailFrom);
   if (subject === null) return null;
   let q = deps.db.selectFrom('recipients').select(['id', 'address', 'message_id', 'status']);
-  q = subject.startsWith('rcp_') ? q.where('id', '=', subject) : q.where('message_id', '=', subject).where('address', '=', address);
+  if (subject.startsWith('rcp_')) q = q.where('id', '=', subject);
+  else if (subject.startsWith('grp_')) {
+    // A group token names the transaction's first recipient; its message holds the others.
+    const anchor = await deps.db.selectFrom('recipients').select('message_id').where('id', '=', `rcp_${subject.slice(4)}`).executeTakeFirst();
+    if (!anchor) return null;
+    q = q.where('message_id', '=', anchor.message_id).where('address', '=', address);
+  } else q = q.where('message_id', '=', subject).where('address', '=', address);
   return (await q.executeTakeFirst()) ?? null;
 }
 
@@ -134,6 +146,7 @@ export async function runSandboxTriggers(deps: Deps, secrets: { trackingSecret: 
       try {
         await trigger.run({
           deps, trackingSecret: secrets.trackingSecret, raw, mailFrom: row.mail_from, tokens,
+          recipientReturnPath: makeReturnPath(secrets.returnPathSecret, r.id, row.mail_from.slice(row.mail_from.toLowerCase().indexOf('@bounce.') + '@bounce.'.length)),
           recipient: { id: r.id, address: r.address, messageId: r.message_id },
           onceKey: (step) => `sandbox:${row.id}:${r.id}:${step}`,
         });

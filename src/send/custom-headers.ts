@@ -1,4 +1,6 @@
 import { apiError, type ApiError } from '../core/api-errors.js';
+import { controlCharacter } from '../core/text-checks.js';
+import { foldHeader } from './render-mime.js';
 
 /**
  * Headers the service owns (decisions §5): a custom header may not set them. `Bcc` is added so a
@@ -40,7 +42,12 @@ export function validateCustomHeaders(input: unknown): [string, string][] | ApiE
     seen.add(name.toLowerCase());
     if (typeof value !== 'string') return apiError('invalid_request', `header ${name} must have a string value`, field);
     if (/[\r\n\0]/.test(value)) return apiError('invalid_request', `header ${name} must not contain CR, LF or NUL`, field);
+    const control = controlCharacter(value);
+    if (control !== null) return apiError('invalid_request', `header ${name} must not contain control characters; found ${control}`, field);
     if (value.length > MAX_VALUE) return apiError('invalid_request', `header ${name} is longer than ${MAX_VALUE} characters`, field);
+    if (foldHeader(name, value) === null) {
+      return apiError('invalid_request', `header ${name} has a run of characters without a space too long for one line: a header line is at most 998 octets (RFC 5322 §2.1.1) and folds only at spaces`, field);
+    }
     out.push([name, value]);
   }
   return out;

@@ -9,29 +9,60 @@ export function textFromHtml(html: string): string {
   return convert(html, { wordwrap: 78, selectors: [{ selector: 'a', options: { hideLinkHrefIfSameAsText: true } }, { selector: 'img', format: 'skip' }] });
 }
 
-/** A header line folded under 78 characters (RFC 5322 §2.2.3), non-ASCII words encoded (RFC 2047). */
-function header(name: string, value: string): string {
+/** RFC 5322 §2.1.1: a line is at most 998 octets before its CRLF. */
+const MAX_LINE = 998;
+
+/**
+ * A header line folded under 78 characters (RFC 5322 §2.2.3), non-ASCII words encoded (RFC 2047),
+ * or null when a line would still be over 998 octets (RFC 5322 §2.1.1). Folding happens only at
+ * whitespace, so a value with a longer run (a long word, a URL) cannot be folded.
+ */
+export function foldHeader(name: string, value: string): string | null {
   const encoded = mimeFuncs.isPlainText(value) ? value : mimeFuncs.encodeWords(value, 'Q', 52);
-  return mimeFuncs.foldLines(`${name}: ${encoded}`.trimEnd(), 76);
+  const folded = mimeFuncs.foldLines(`${name}: ${encoded}`.trimEnd(), 76);
+  return folded.split('\r\n').some((line) => Buffer.byteLength(line) > MAX_LINE) ? null : folded;
+}
+
+/**
+ * A header line that fits (foldHeader). An unstructured value (Subject, RFC 5322 §3.6.5) that does
+ * not fold is sent as RFC 2047 encoded-words, which split anywhere and decode to the same text. A
+ * structured one cannot be split that way: custom headers are refused at validation when they do
+ * not fold (src/send/custom-headers.ts), so this throws only for a value that skipped it.
+ */
+function header(name: string, value: string, unstructured = false): string {
+  const folded = foldHeader(name, value);
+  if (folded !== null) return folded;
+  if (unstructured) return mimeFuncs.foldLines(`${name}: ${mimeFuncs.encodeWord(value, 'Q', 52)}`, 76);
+  throw new Error(`header ${name} has a line over ${MAX_LINE} octets that cannot be folded (RFC 5322 §2.1.1)`);
 }
 
 // RFC 5322 §3.2.3 atext plus the space: a display name made of these needs no quoting.
 const PLAIN_PHRASE = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~ -]*$/;
+/** A run this long without a space could not be folded onto a line of its own. */
+const LONG_RUN = /\S{77,}/;
 
-/** `Name <addr>`: the name quoted or encoded as needed, the address as is. */
+/**
+ * `Name <addr>`: the name quoted or encoded as needed, the address as is. A name with non-ASCII
+ * characters is encoded as a whole (RFC 2047 §5(3): in a phrase the `Q` encoding also encodes
+ * specials such as the comma), so "Ann, Bé" stays one mailbox: encoding only the non-ASCII word
+ * would leave a bare comma that splits the field into two addresses.
+ */
 export function mailbox(m: { name: string; address: string }): string {
   if (m.name === '') return m.address;
-  if (!mimeFuncs.isPlainText(m.name)) return `${mimeFuncs.encodeWords(m.name, 'Q', 52)} <${m.address}>`;
+  if (!mimeFuncs.isPlainText(m.name) || LONG_RUN.test(m.name)) return `${mimeFuncs.encodeWord(m.name, 'Q', 52)} <${m.address}>`;
   if (PLAIN_PHRASE.test(m.name)) return `${m.name} <${m.address}>`;
   return `"${m.name.replace(/(["\\])/g, '\\$1')}" <${m.address}>`;
 }
 
 /**
  * A body part: 7bit when it is ASCII with short lines, else quoted-printable, so no line of the
- * message exceeds 998 octets (RFC 5322 §2.1.1) and 8-bit content survives any relay.
+ * message exceeds 998 octets (RFC 5322 §2.1.1) and 8-bit content survives any relay. Every line
+ * break (CRLF, a lone LF or a lone CR) becomes CRLF first: RFC 5322 §2.3 allows CR and LF only
+ * together, and a bare one left in the part is the precondition for SMTP smuggling at a lenient
+ * next hop (quoted-printable encoding keeps a bare CR as it is, so normalising is the fix).
  */
 function part(type: 'text/plain' | 'text/html', content: string): string {
-  const normalized = content.replace(/\r?\n/g, '\r\n');
+  const normalized = content.replace(/\r\n|\r|\n/g, '\r\n');
   const plain = mimeFuncs.isPlainText(normalized) && !mimeFuncs.hasLongerLines(normalized, 76);
   const body = plain ? normalized : qp.wrap(qp.encode(normalized), 76);
   return `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: ${plain ? '7bit' : 'quoted-printable'}\r\n\r\n${body}`;
@@ -48,7 +79,7 @@ export function renderMime(draft: MessageDraft): Buffer {
   const lines = [
     header('From', mailbox(draft.from)),
     header('To', draft.to.map(mailbox).join(', ')),
-    header('Subject', draft.subject),
+    header('Subject', draft.subject, true),
     `Message-ID: ${draft.messageId}`,
     `Date: ${draft.date}`,
     'MIME-Version: 1.0',

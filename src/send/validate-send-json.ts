@@ -1,5 +1,6 @@
 import { apiError, type ApiError } from '../core/api-errors.js';
 import { parseMailbox, type Mailbox } from '../core/mailbox.js';
+import { controlCharacter, loneSurrogatePath } from '../core/text-checks.js';
 import { validateCustomHeaders } from './custom-headers.js';
 import type { SendRequest, TrackingOverrides } from './send-request.js';
 
@@ -14,15 +15,26 @@ const MAX_SUBJECT = 998;
 
 const invalid = (field: string, message: string): ApiError => apiError('invalid_request', message, field);
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+
 function parseJsonObject(contentType: string | undefined, raw: Buffer | undefined): { body: Record<string, unknown> } | { error: ApiError } {
   // Spec part 4: requests with a body carry Content-Type: application/json.
   if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
     return { error: invalid('Content-Type', 'Content-Type must be application/json') };
   }
   if (raw === undefined || raw.length === 0) return { error: invalid('body', 'request body is empty; expected a JSON object') };
+  let text: string;
+  try {
+    // RFC 8259 §8.1: JSON is UTF-8. Buffer#toString would turn invalid bytes into U+FFFD, silently
+    // changing what the caller sent, so they are refused instead.
+    text = UTF8.decode(raw);
+  } catch {
+    return { error: invalid('body', 'request body is not valid UTF-8 (RFC 8259 §8.1); send the JSON encoded as UTF-8') };
+  }
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    body = JSON.parse(text);
   } catch (err) {
     return { error: invalid('body', `request body is not valid JSON: ${(err as Error).message}`) };
   }
@@ -93,6 +105,10 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   for (const key of Object.keys(body)) {
     if (!FIELDS.has(key)) return invalid(key, `unknown field ${key}; expected from, to, subject, html, text, tags, headers, track_opens, track_clicks, unsubscribe`);
   }
+  for (const key of Object.keys(body)) {
+    const bad = loneSurrogatePath(body[key], key);
+    if (bad !== null) return invalid(key, `${bad} contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape), which is not a character; send the character itself or its full surrogate pair`);
+  }
   if (body.template !== undefined || body.variables !== undefined) {
     return invalid(body.template !== undefined ? 'template' : 'variables', 'templates are not available on this server yet; send html or text');
   }
@@ -105,6 +121,8 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   const subject = body.subject.trim();
   if (subject === '') return invalid('subject', 'subject must not be empty');
   if (/[\r\n\0]/.test(subject)) return invalid('subject', 'subject must not contain CR, LF or NUL');
+  const control = controlCharacter(subject);
+  if (control !== null) return invalid('subject', `subject must not contain control characters; found ${control}`);
   if (subject.length > MAX_SUBJECT) return invalid('subject', `subject is longer than ${MAX_SUBJECT} characters`);
   const html = optionalString(body, 'html');
   if (html !== null && typeof html !== 'string') return html;

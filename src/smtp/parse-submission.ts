@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 import { apiError, type ApiError } from '../core/api-errors.js';
 import { parseAddress, parseMailbox, type Mailbox } from '../core/mailbox.js';
+import { controlCharacter } from '../core/text-checks.js';
 import { splitMessage, type HeaderField } from '../delivery/dkim/canonicalize.js';
 import { isValidIdempotencyKey } from '../send/idempotency.js';
 import { decodeEncodedWords, fieldValue } from './header-text.js';
@@ -69,7 +70,10 @@ export function parseFromValue(value: string): Mailbox | { error: string } {
   if (count !== 1) return { error: `must hold exactly one mailbox, got ${count} (RFC 5322 §3.6.2; the relay takes no Sender)` };
   const mb = parseMailbox(value);
   if ('error' in mb) return mb;
-  return { ...mb, name: decodeEncodedWords(mb.name) };
+  const name = decodeEncodedWords(mb.name);
+  const control = controlCharacter(name);
+  if (control !== null) return { error: `has a display name that decodes to a control character (${control})` };
+  return { ...mb, name };
 }
 
 function parseRecipients(rcptTo: string[]): Mailbox[] | SubmissionError {
@@ -110,8 +114,16 @@ export function parseSubmission(raw: Buffer, envelope: Envelope): Submission | S
       return refuse(`${name} appears more than once (RFC 5322 §3.6 allows one)`, name);
     }
     seen.add(f.name);
+    // RFC 5322 §3.2.5 unstructured text and §3.2.3 atext have no control characters (a tab is folding
+    // whitespace); an encoded-word can smuggle one in too, so the decoded Subject is checked as well.
+    const control = controlCharacter(fieldValue(f.text));
+    if (control !== null) return refuse(`${name} holds a control character (${control}); header fields take none (RFC 5322 §3.2.5)`, name);
     if (f.name === 'from') from = f;
-    else if (f.name === 'subject') subject = decodeEncodedWords(fieldValue(f.text));
+    else if (f.name === 'subject') {
+      subject = decodeEncodedWords(fieldValue(f.text));
+      const decoded = controlCharacter(subject);
+      if (decoded !== null) return refuse(`${name} decodes to text with a control character (${decoded})`, name);
+    }
     else if (f.name === 'idempotency-key') {
       idempotencyKey = fieldValue(f.text);
       if (!isValidIdempotencyKey(idempotencyKey)) return refuse('Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key');

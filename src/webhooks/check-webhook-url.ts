@@ -2,6 +2,15 @@ import { isIP } from 'node:net';
 import { CommandError } from '../core/command-error.js';
 import { isPublicAddress } from './safe-address.js';
 
+/**
+ * Names that mean this machine: `localhost` and its subdomains (RFC 6761 §6.3) and the loopback
+ * names common /etc/hosts files define (Debian's ip6-localhost and ip6-loopback, Red Hat's
+ * localhost.localdomain, localhost6 and localhost6.localdomain6). The URL parser has already
+ * lower-cased the host and turned percent-escapes and IPv4 spellings such as 127.1, 0x7f.1 or
+ * 2130706433 into their plain form (WHATWG URL host parsing), which the address check then covers.
+ */
+const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'localhost6', 'localhost6.localdomain6', 'ip6-localhost', 'ip6-loopback']);
+
 /** Longest URL accepted: well past any real endpoint, short enough for logs and the CLI. */
 const MAX_URL_LENGTH = 2048;
 
@@ -32,7 +41,14 @@ export function checkWebhookUrl(text: string, allowPrivate: boolean): string {
   if (isIP(host) !== 0 && !isPublicAddress(host)) {
     throw new CommandError(`webhook URL host ${host} is not a public address (loopback, private, link-local and metadata addresses are refused unless POSTHORN_WEBHOOK_ALLOW_PRIVATE=1)`);
   }
-  if (host === 'localhost' || host.endsWith('.localhost')) {
+  if (isIP(host) !== 0) return url.toString();
+  // One trailing dot is the absolute form of the same name (RFC 1034 §3.1): `localhost.` is
+  // localhost. More than one, or an empty label, is no host name at all.
+  const name = host.endsWith('.') ? host.slice(0, -1) : host;
+  if (name === '' || name.split('.').some((label) => label === '')) {
+    throw new CommandError(`webhook URL host ${host} is not a valid host name (an empty label between dots)`);
+  }
+  if (LOOPBACK_NAMES.has(name) || name.endsWith('.localhost')) {
     throw new CommandError(`webhook URL host ${host} is loopback (refused unless POSTHORN_WEBHOOK_ALLOW_PRIVATE=1)`);
   }
   return url.toString();

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { simpleParser } from 'mailparser';
 import { LEASE_MS } from '../../src/delivery/delivery-worker.js';
 import { readReturnPath } from '../../src/delivery/return-path.js';
+import { findBareLineBreak } from '../../src/delivery/smtp/bare-line-break.js';
 import { testDialects } from '../helpers/test-db.js';
 import { BRAND_DOMAIN, createDeliveryHarness, MX_DOMAIN, NULL_MX_DOMAIN, SENDER_DOMAIN, type DeliveryHarness, type HarnessOptions } from '../helpers/delivery-harness.js';
 
@@ -159,6 +160,19 @@ for (const dialect of testDialects()) {
       assert.equal(await hx.deps.db.selectFrom('jobs').select('id').executeTakeFirst(), undefined);
     });
 
+    test('a bare CR or LF in an API text or html never goes out: what the MX receives has CRLF only, DKIM passes', async () => {
+      const hx = await harness();
+      const to = at('ok-bare-cr');
+      await accepted(hx, { to, text: 'line one\rline two\nline three\r\n.\rMAIL FROM:<x@evil.test>\r', html: '<p>a\rb</p>\r<p>c é</p>' });
+      await hx.run();
+      const [mail] = hx.received(to);
+      assert.ok(mail, 'delivered');
+      assert.equal(findBareLineBreak(mail.raw), null, 'no bare CR or LF in the delivered bytes');
+      assert.deepEqual((await hx.verifyDkim(mail.raw)).map((d) => d.result), ['pass']);
+      const parsed = await simpleParser(mail.raw);
+      assert.deepEqual(parsed.text?.replace(/\r\n/g, '\n').trimEnd().split('\n').slice(0, 3), ['line one', 'line two', 'line three']);
+    });
+
     test('one transaction, a reply per recipient: each recipient gets its own outcome', async () => {
       const hx = await harness();
       const [ok, bounce, block, defer] = [at('ok-mixed'), at('bounce-mixed'), at('block-mixed'), at('defer-1-mixed')];
@@ -166,8 +180,13 @@ for (const dialect of testDialects()) {
       await hx.run();
       assert.equal(hx.sink!.messages.length, 1);
       assert.deepEqual(hx.sink!.messages[0]!.rcptTo, [ok]);
-      // Several recipients in one transaction: the return path names the message, not a recipient.
-      assert.equal(readReturnPath(hx.returnPathSecret, hx.sink!.messages[0]!.mailFrom), id);
+      // Several recipients in one transaction: the return path is a group token naming the first of
+      // them (shared by the transaction's recipients), never the message as a whole.
+      const subject = readReturnPath(hx.returnPathSecret, hx.sink!.messages[0]!.mailFrom) ?? '';
+      assert.match(subject, /^grp_/);
+      const anchor = await hx.deps.db.selectFrom('recipients').select(['message_id', 'address']).where('id', '=', `rcp_${subject.slice(4)}`).executeTakeFirstOrThrow();
+      assert.equal(anchor.message_id, id);
+      assert.ok([ok, bounce, block, defer].includes(anchor.address), anchor.address);
       await hx.advance(1000);
       assert.deepEqual(hx.sink!.messages.map((m) => m.rcptTo), [[ok], [defer]]);
       for (const [address, last] of [[ok, 'delivered'], [bounce, 'failed'], [block, 'failed'], [defer, 'delivered']] as const) {

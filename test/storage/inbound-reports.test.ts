@@ -1,6 +1,6 @@
 import { describe, test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeReturnPath, returnPathSecret } from '../../src/delivery/return-path.js';
+import { groupSubject, makeReturnPath, returnPathSecret } from '../../src/delivery/return-path.js';
 import { processPendingReports, processReport } from '../../src/feedback/process-report.js';
 import { receiveReport, storeReport } from '../../src/feedback/receive-report.js';
 import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
@@ -141,7 +141,7 @@ for (const dialect of testDialects()) {
       const other = buildDsn({ to: 'bounces@elsewhere.example', recipients: [{ address: RCPT, action: 'failed', status: '5.1.1' }], messageId: '<abc@elsewhere.example>' });
       const { result } = await receive(other, [t.config.complaintAddress]);
       assert.equal(result?.match, 'unmatched');
-      assert.match(result?.why ?? '', /not one of ours/);
+      assert.equal(result?.why, 'no return-path token');
       const unknownMessage = buildArf({ to: t.config.complaintAddress, rcptTo: RCPT, messageId: `<msg_01JD0000000000000000000000@${t.config.hostname}>` });
       assert.equal((await receive(unknownMessage, [t.config.complaintAddress])).result?.match, 'unmatched');
       const notReport = Buffer.from('From: someone@example.org\r\nTo: fbl@x\r\nSubject: hi\r\n\r\nhello\r\n');
@@ -150,15 +150,29 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await suppressions(), []);
     });
 
-    test('no token at all: a complaint is matched by the original Message-ID, even with the recipient redacted', async () => {
-      const raw = buildArf({ to: t.config.complaintAddress, messageId: sent.messageId });
-      const { result } = await receive(raw, [t.config.complaintAddress]);
-      assert.equal(result?.via, 'message_id');
-      assert.equal((await events('complained'))[0]?.recipient, RCPT);
-      assert.deepEqual((await suppressions()).map((s) => s.reason), ['complaint']);
+    test('no token at all: a DSN to postmaster or a complaint quoting our real Message-ID changes nothing and is stored unmatched', async () => {
+      const postmaster = `postmaster@bounce.acme.test`;
+      const dsn = buildDsn({ to: postmaster, recipients: [{ address: RCPT, action: 'failed', status: '5.1.1' }], messageId: sent.messageId });
+      const bounced = await receive(dsn, [postmaster]);
+      assert.equal(bounced.result?.match, 'unmatched');
+      assert.equal(bounced.result?.via, null);
+      assert.match(bounced.result?.why ?? '', new RegExp(`no return-path token \\(it quotes the Message-ID of ${sent.id}, which every recipient saw and which proves nothing\\)`));
+      const arf = buildArf({ to: t.config.complaintAddress, rcptTo: RCPT, messageId: sent.messageId });
+      const complained = await receive(arf, [t.config.complaintAddress]);
+      assert.equal(complained.result?.match, 'unmatched');
+      // Redacted, as many feedback loops send it: still nothing, even though the message has one recipient.
+      assert.equal((await receive(buildArf({ to: t.config.complaintAddress, messageId: sent.messageId }), [t.config.complaintAddress])).result?.match, 'unmatched');
+      assert.deepEqual(await events(), []);
+      assert.deepEqual(await suppressions(), []);
+      assert.equal(await recipientStatus(), 'delivered');
+      for (const id of [bounced.reportId, complained.reportId]) {
+        const row = await reportRow(id);
+        assert.equal(row.state, 'processed');
+        assert.equal((JSON.parse(row.result as string) as { match: string }).match, 'unmatched');
+      }
     });
 
-    test('a message-wide return path (several recipients): each DSN recipient is matched by address, case-insensitively', async () => {
+    test('a legacy message-wide return path (msg_, shared by every recipient): each DSN recipient is matched by address, failed but never suppressed', async () => {
       const multi = await insertDelivered(t, sender, ['a@example.org', 'b@example.org', 'c@example.org']);
       const path = makeReturnPath(secret, multi.id, 'acme.test');
       const raw = buildDsn({ to: path, recipients: [
@@ -167,10 +181,40 @@ for (const dialect of testDialects()) {
         { address: 'stranger@example.org', action: 'failed', status: '5.1.1' },
       ] });
       const { result } = await receive(raw, [path]);
+      assert.equal(result?.scope, 'shared');
       assert.deepEqual(result?.unmatched, ['stranger@example.org']);
       const rows = await t.db.selectFrom('events').select(['event', 'recipient']).where('message_id', '=', multi.id).where('event', '!=', 'delivered').execute();
       assert.deepEqual(rows, [{ event: 'failed', recipient: 'b@example.org' }]);
-      assert.deepEqual((await t.db.selectFrom('suppressions').select('address').execute()).map((r) => r.address), ['b@example.org']);
+      assert.equal(result?.recipients[0]?.suppressed, false);
+      assert.match(result?.recipients[0]?.why ?? '', /not suppressed: the return-path token was shared/);
+      assert.deepEqual(await t.db.selectFrom('suppressions').select('address').execute(), []);
+    });
+
+    test('co-recipients: a group token reaches only its transaction\'s domain and never suppresses; a recipient token touches only its own recipient', async () => {
+      const multi = await insertDelivered(t, sender, ['ann@example.org', 'bob@example.org', 'cy@other.example']);
+      const ann = multi.recipients.get('ann@example.org')!;
+      const group = makeReturnPath(secret, groupSubject(ann), 'acme.test');
+      // Ann saw the group token (her copy's Return-Path) and forges a hard bounce and a complaint about Bob and Cy.
+      const dsn = buildDsn({ to: group, recipients: [
+        { address: 'bob@example.org', action: 'failed', status: '5.1.1' },
+        { address: 'cy@other.example', action: 'failed', status: '5.1.1' },
+      ] });
+      const bounced = await receive(dsn, [group]);
+      assert.equal(bounced.result?.scope, 'shared');
+      assert.deepEqual(bounced.result?.unmatched, ['cy@other.example'], 'the group is the recipients at example.org only');
+      assert.deepEqual(bounced.result?.recipients.map((r) => [r.address, r.event, r.suppressed]), [['bob@example.org', 'failed', false]]);
+      const arf = buildArf({ to: t.config.complaintAddress, originalMailFrom: group, rcptTo: 'bob@example.org' });
+      const complained = await receive(arf, [t.config.complaintAddress]);
+      assert.deepEqual(complained.result?.recipients.map((r) => [r.address, r.event, r.suppressed]), [['bob@example.org', 'complained', false]]);
+      assert.deepEqual(await t.db.selectFrom('suppressions').select('address').execute(), [], 'nobody is suppressed through a shared token');
+      const cy = await t.db.selectFrom('recipients').select('status').where('id', '=', multi.recipients.get('cy@other.example')!).executeTakeFirstOrThrow();
+      assert.equal(cy.status, 'delivered');
+      // A recipient token names its recipient whatever address the report puts forward.
+      const own = makeReturnPath(secret, sent.recipients.get(RCPT)!, 'acme.test');
+      const aimed = await receive(buildDsn({ to: own, recipients: [{ address: 'bob@example.org', action: 'failed', status: '5.1.1' }] }), [own]);
+      assert.equal(aimed.result?.scope, 'recipient');
+      assert.deepEqual(aimed.result?.recipients.map((r) => r.address), [RCPT]);
+      assert.deepEqual((await t.db.selectFrom('suppressions').select('address').execute()).map((r) => r.address), [RCPT]);
     });
 
     test('crash between storing and processing: the pending pass processes the report', async () => {

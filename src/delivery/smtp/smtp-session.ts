@@ -8,6 +8,7 @@ import type { RecipientReply } from '../transport.js';
 import { connectTcp } from './connect-tcp.js';
 import type { SmtpTimeouts } from './timeouts.js';
 import { describeError, transactionReplies, type LiveEnvelope } from './transaction-replies.js';
+import { BareLineBreakError, findBareLineBreak } from './bare-line-break.js';
 
 export interface SessionOptions {
   host: string;
@@ -118,6 +119,10 @@ export class SmtpSession {
    * between completed transactions would only cost a round trip.
    */
   transact(envelopeFrom: string, recipients: string[], raw: Buffer): Promise<TransactionOutcome> {
+    // Last line of defence against outbound SMTP smuggling: refused before MAIL FROM, so the
+    // session is untouched and stays usable.
+    const bare = findBareLineBreak(raw);
+    if (bare !== null) return Promise.reject(new BareLineBreakError(bare));
     const reused = this.transactions > 0;
     this.transactions++;
     // nodemailer sets lastServerResponse on every reply: still false when the session fails means

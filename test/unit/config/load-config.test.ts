@@ -298,3 +298,19 @@ describe('fixes found in review', () => {
     }
   });
 });
+
+describe('durations used as timers', () => {
+  test('POSTHORN_WEBHOOK_TIMEOUT over 2^31-1 ms is refused (a longer setTimeout fires at once); the limit itself is taken', () => {
+    refuses({ POSTHORN_WEBHOOK_TIMEOUT: '25d' }, 'POSTHORN_WEBHOOK_TIMEOUT', /at most 2147483647ms \(about 24\.8 days; a longer timer fires at once\), got "25d"/);
+    refuses({ POSTHORN_WEBHOOK_TIMEOUT: '2147483648ms' }, 'POSTHORN_WEBHOOK_TIMEOUT', /at most 2147483647ms/);
+    assert.equal(loadConfig({ POSTHORN_WEBHOOK_TIMEOUT: '2147483647ms' }).webhookTimeout, 2 ** 31 - 1);
+    assert.equal(loadConfig({ POSTHORN_WEBHOOK_TIMEOUT: '24d' }).webhookTimeout, 24 * 86_400_000);
+  });
+
+  test('any duration beyond a safe integer of milliseconds is refused instead of becoming Infinity or imprecise', () => {
+    refuses({ POSTHORN_BODY_RETENTION: `${'9'.repeat(400)}d` }, 'POSTHORN_BODY_RETENTION', /at most 9007199254740991ms/);
+    refuses({ POSTHORN_RETRY_SCHEDULE: '1m,999999999999999d' }, 'POSTHORN_RETRY_SCHEDULE', /at most 9007199254740991ms/);
+    // Not a timer: a retention of 10 years is fine.
+    assert.equal(loadConfig({ POSTHORN_BODY_RETENTION: '3650d' }).bodyRetention, 3650 * 86_400_000);
+  });
+});

@@ -3,7 +3,10 @@ import net from 'node:net';
 import { afterEach, describe, test } from 'node:test';
 import pino from 'pino';
 import { createSmtpTransport, type SmtpTransportOptions } from '../../../src/delivery/smtp-transport.js';
+import { BareLineBreakError, findBareLineBreak } from '../../../src/delivery/smtp/bare-line-break.js';
 import { parseReply } from '../../../src/delivery/smtp/parse-reply.js';
+import { SmtpSession } from '../../../src/delivery/smtp/smtp-session.js';
+import { DEFAULT_SMTP_TIMEOUTS } from '../../../src/delivery/smtp/timeouts.js';
 import type { AttemptResult, DeliveryAttempt, Destination, Transport } from '../../../src/delivery/transport.js';
 import { startSinkMx, type SinkMx, type SinkOptions } from '../../helpers/sink-mx.js';
 
@@ -105,6 +108,39 @@ describe('parseReply', () => {
 });
 
 describe('SMTP transport against the sink MX', () => {
+  test('findBareLineBreak: CRLF only passes; a lone CR or LF anywhere is found with its offset', () => {
+    assert.equal(findBareLineBreak(RAW), null);
+    assert.equal(findBareLineBreak(Buffer.from('')), null);
+    assert.deepEqual(findBareLineBreak(Buffer.from('a\r\nb\rc\r\n')), { char: 'CR', offset: 4 });
+    assert.deepEqual(findBareLineBreak(Buffer.from('a\r\nb\nc\r\n')), { char: 'LF', offset: 4 });
+    assert.deepEqual(findBareLineBreak(Buffer.from('\nx')), { char: 'LF', offset: 0 });
+    assert.deepEqual(findBareLineBreak(Buffer.from('x\r')), { char: 'CR', offset: 1 });
+    assert.deepEqual(findBareLineBreak(Buffer.from('x\r\r\n')), { char: 'CR', offset: 1 });
+  });
+
+  test('a message with a bare CR or LF is refused before any connection; nothing reaches the server', async () => {
+    const mx = await sink();
+    const t = transport();
+    for (const bad of ['Subject: x\r\n\r\nline\rsmuggled\r\n', 'Subject: x\r\n\r\nline\n.\nMAIL FROM:<x@y>\r\n']) {
+      await assert.rejects(t.send(attempt([at(mx)], ['ok@example.net'], Buffer.from(bad))), (err: Error) => err instanceof BareLineBreakError && /bare (CR|LF) at byte \d+/.test(err.message));
+    }
+    assert.equal(mx.connections, 0);
+    assert.equal(mx.messages.length, 0);
+  });
+
+  test('the SMTP session itself refuses a bare CR or LF before MAIL FROM, and stays usable', async () => {
+    const mx = await sink();
+    const session = await SmtpSession.open({ host: mx.host, port: mx.port, heloName: 'mta.posthorn.test', timeouts: DEFAULT_SMTP_TIMEOUTS, rejectUnauthorized: false });
+    opened.push({ close: () => session.quit() });
+    await assert.rejects(session.transact(FROM, ['ok@example.net'], Buffer.from('Subject: x\r\n\r\nhello\rworld\r\n')), BareLineBreakError);
+    await assert.rejects(session.transact(FROM, ['ok@example.net'], Buffer.from('Subject: x\r\n\r\nhello\nworld\r\n')), /bare LF at byte 19/);
+    assert.equal(mx.messages.length, 0);
+    const outcome = await session.transact(FROM, ['ok@example.net'], RAW);
+    assert.equal(outcome.kind, 'replies');
+    assert.equal(mx.messages.length, 1);
+    assert.ok(mx.messages[0]!.raw.equals(RAW));
+  });
+
   test('one message to three recipients arrives once, with its envelope and bytes intact', async () => {
     const mx = await sink();
     const t = transport();

@@ -8,6 +8,7 @@ import { trackMimeHtml, htmlBodies } from '../../../src/feedback/tracking-mime.j
 import { classifyOpen, PREFETCH_WINDOW_MS } from '../../../src/feedback/tracking-automated.js';
 import { trackingUrls, MAX_TRACKED_URL_BYTES } from '../../../src/feedback/tracking-render.js';
 import { locationFor } from '../../../src/http/routes/tracking.js';
+import { findBareLineBreak } from '../../../src/delivery/smtp/bare-line-break.js';
 
 const secret = Buffer.alloc(32, 7);
 const rcp = 'rcp_01JABCDEFGHJKMNPQRSTVWXYZ0';
@@ -120,6 +121,13 @@ test('relayed MIME: a 7bit html part whose line grows past 998 octets becomes qu
   assert.match(out, /^From: a@acme\.test\r\nContent-Type: text\/html; charset=us-ascii\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n/);
   assert.ok(out.split('\r\n').every((l) => l.length <= 998));
   assert.match(htmlBodies(out)[0]!, /href="https:\/\/pub\.test\/t\/c\/T{300}"/);
+});
+
+test('relayed MIME: a quoted-printable html part hiding a bare CR or LF (=0D, =0A) is re-encoded with CRLF only', () => {
+  const msg = CRLF(['From: a@acme.test', 'Content-Type: text/html; charset=us-ascii', 'Content-Transfer-Encoding: quoted-printable', '', '<p>a=0Db=0Ac</p><a href=3D"https://a.test/">x</a>', '']);
+  const out = trackMimeHtml(msg, { pixelUrl: null, link: () => 'https://pub.test/t/c/1' });
+  assert.equal(findBareLineBreak(Buffer.from(out, 'latin1')), null);
+  assert.match(htmlBodies(out)[0]!, /<p>a\r\nb\r\nc<\/p><a href="https:\/\/pub\.test\/t\/c\/1">/);
 });
 
 test('automated opens: privacy proxies by user agent, and any open seconds after delivery', () => {

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { simpleParser } from 'mailparser';
 import { composeDraft } from '../../../src/send/message-draft.js';
+import { findBareLineBreak } from '../../../src/delivery/smtp/bare-line-break.js';
 import { renderMime, textFromHtml } from '../../../src/send/render-mime.js';
 
 const base = {
@@ -51,4 +52,48 @@ test('display names with specials are quoted, and long ASCII bodies are quoted-p
   assert.equal(parsed.from?.value[0]?.name, 'Acme, Inc. "Support"');
   assert.match(raw.toString(), /^Content-Transfer-Encoding: quoted-printable$/m);
   assert.equal(parsed.text?.trim(), `${'a'.repeat(300)}\nshort`);
+});
+
+test('bare CR and bare LF in text and html become CRLF, in 7bit and quoted-printable parts alike', async () => {
+  for (const extra of ['', ' é']) {
+    const text = `one\rtwo\nthree\r\nfour\r\r\nfive${extra}`;
+    const html = `<p>a\rb</p>\n<p>c${extra}</p>\r`;
+    const raw = renderMime(composeDraft({ ...base, html, text }));
+    assert.equal(findBareLineBreak(raw), null, `no bare CR or LF (${extra === '' ? '7bit' : 'quoted-printable'})`);
+    assert.match(raw.toString('latin1'), extra === '' ? /Content-Transfer-Encoding: 7bit/ : /Content-Transfer-Encoding: quoted-printable/);
+    const parsed = await simpleParser(raw);
+    assert.deepEqual(parsed.text?.replace(/\r\n/g, '\n').trimEnd().split('\n'), ['one', 'two', 'three', 'four', '', `five${extra}`]);
+  }
+});
+
+test('display names with non-ASCII and a comma stay ONE address in From and To (mailparser reads them back)', async () => {
+  const raw = renderMime(composeDraft({
+    ...base, from: { ...base.from, name: 'Ann, Bé' },
+    to: [{ name: 'Zoë, "Z" Müller', address: 'zoe@example.org', local: 'zoe', domain: 'example.org' }, { name: 'Plain', address: 'p@example.org', local: 'p', domain: 'example.org' }],
+    html: null, text: 'hi',
+  }));
+  const parsed = await simpleParser(raw);
+  assert.deepEqual(parsed.from?.value.map((a) => [a.name, a.address]), [['Ann, Bé', 'hello@acme.test']]);
+  const to = Array.isArray(parsed.to) ? parsed.to.flatMap((t) => t.value) : parsed.to?.value ?? [];
+  assert.deepEqual(to.map((a) => [a.name, a.address]), [['Zoë, "Z" Müller', 'zoe@example.org'], ['Plain', 'p@example.org']]);
+});
+
+test('header lines stay within 998 octets: a subject without spaces is encoded, a long name too, and both read back', async () => {
+  const subject = `${'x'.repeat(990)}é`;
+  const longName = 'N'.repeat(300);
+  const raw = renderMime(composeDraft({ ...base, subject, from: { ...base.from, name: longName }, headers: [['X-Words', 'word '.repeat(390).trim()]], html: null, text: 'hi' }));
+  const head = raw.toString('latin1').split('\r\n\r\n')[0] as string;
+  for (const line of head.split('\r\n')) assert.ok(Buffer.byteLength(line, 'latin1') <= 998, `a line of ${line.length} octets: ${line.slice(0, 40)}…`);
+  const parsed = await simpleParser(raw);
+  assert.equal(parsed.subject, subject);
+  assert.equal(parsed.from?.value[0]?.name, longName);
+  assert.equal(parsed.headers.get('x-words'), 'word '.repeat(390).trim());
+  // An ASCII subject of 998 characters and no space, the longest the API takes, as well.
+  const ascii = renderMime(composeDraft({ ...base, subject: 's'.repeat(998), html: null, text: 'hi' }));
+  assert.ok(ascii.toString('latin1').split('\r\n').every((l) => l.length <= 998));
+  assert.equal((await simpleParser(ascii)).subject, 's'.repeat(998));
+});
+
+test('a custom header that cannot be folded is never sent over-long: rendering refuses it', () => {
+  assert.throws(() => renderMime(composeDraft({ ...base, headers: [['X-Token', 'a'.repeat(1200)]], html: null, text: 'hi' })), /header X-Token has a line over 998 octets/);
 });

@@ -172,7 +172,7 @@ test('raw 8-bit header bytes are read as UTF-8 and pass through the rewrite unch
 test('obsolete and odd-case spellings of removed fields are removed too (RFC 5322 §4.5)', () => {
   const raw = msg('From: ann@acme.test', 'BCC : hidden@example.net', 'x-posthorn-track-clicks: yes', 'ARC-Seal: i=1; cv=none', 'Return-Path: <x@y.test>', 'Authentication-Results: mx.test; spf=pass', 'Sender: other@gmail.test', 'Feedback-ID: a:b', '', 'b', '');
   const head = headOf(rewriteSubmission(raw, out));
-  assert.equal(head, `From: Acme =?UTF-8?Q?B=C3=BCro?= <hello@acme.test>\r\nMessage-ID: ${out.messageId}\r\nDate: ${out.date}\r\n\r\n`);
+  assert.equal(head, `From: =?UTF-8?Q?Acme_B=C3=BCro?= <hello@acme.test>\r\nMessage-ID: ${out.messageId}\r\nDate: ${out.date}\r\n\r\n`);
 });
 
 test('decodeEncodedWords: Q and B, other charsets, adjacent words joined, unknown charsets left as is', () => {
@@ -261,4 +261,17 @@ test('parsing reads the header section only: a 10 MB attachment costs no more th
   const perMessage = (performance.now() - started) / 20;
   // The fingerprint hashes the raw bytes (about 25 ms for 13 MB of base64 at worst); parsing the MIME body would take far longer.
   assert.ok(perMessage < 100, `${perMessage.toFixed(1)} ms per 13 MB message`);
+});
+
+test('control characters in a header field, raw or RFC 2047 encoded, are refused naming the field; a folding tab is fine', () => {
+  const e = refused(parseSubmission(msg('From: ann@acme.test', 'Subject: hi \x1b[2J there', '', 'b', ''), envelope));
+  assert.equal(e.field, 'Subject');
+  assert.match(e.message, /Subject holds a control character \(U\+001B at position 4\)/);
+  const encoded = refused(parseSubmission(msg('From: ann@acme.test', 'Subject: =?UTF-8?Q?bell=07?=', '', 'b', ''), envelope));
+  assert.match(encoded.message, /Subject decodes to text with a control character \(U\+0007/);
+  const name = refused(parseSubmission(msg('From: =?UTF-8?Q?Ann=00?= <ann@acme.test>', 'Subject: x', '', 'b', ''), envelope));
+  assert.equal(name.field, 'From');
+  assert.match(name.message, /display name that decodes to a control character \(U\+0000/);
+  assert.match(refused(parseSubmission(msg('From: ann@acme.test', 'X-Note: a\x7fb', '', 'b', ''), envelope)).message, /X-Note holds a control character \(U\+007F/);
+  assert.match(ok(parseSubmission(msg('From: ann@acme.test', 'Subject: folded', '\tline', '', 'b', ''), envelope)).subject, /^folded\s+line$/);
 });

@@ -11,6 +11,8 @@ const DAY = 86_400_000;
 test('webhook URLs: https to a name or a public address passes; the rest is refused with the reason', () => {
   assert.equal(checkWebhookUrl('https://hooks.example.com/in?x=1', false), 'https://hooks.example.com/in?x=1');
   assert.equal(checkWebhookUrl('https://93.184.216.34/in', false), 'https://93.184.216.34/in');
+  // The absolute form of a public name (one trailing dot) is still that name.
+  assert.equal(checkWebhookUrl('https://hooks.example.com./in', false), 'https://hooks.example.com./in');
   const refused: [string, RegExp][] = [
     ['hooks.example.com/in', /is not an absolute URL/],
     ['ftp://hooks.example.com/', /must use https, not ftp/],
@@ -22,6 +24,22 @@ test('webhook URLs: https to a name or a public address passes; the rest is refu
     ['https://2130706433/', /127\.0\.0\.1 is not a public address/],
     ['https://localhost:8080/', /localhost is loopback/],
     ['https://app.localhost/', /app\.localhost is loopback/],
+    ['https://localhost./', /host localhost\. is loopback/],
+    ['https://LocalHost.:8443/x', /host localhost\. is loopback/],
+    ['https://localhost%2e/', /host localhost\. is loopback/],
+    ['https://app.localhost./', /app\.localhost\. is loopback/],
+    ['https://localhost../', /localhost\.\. is not a valid host name/],
+    ['https://hooks..example.com/', /is not a valid host name/],
+    ['https://localhost.localdomain/', /is loopback/],
+    ['https://ip6-localhost/', /is loopback/],
+    ['https://ip6-loopback./', /is loopback/],
+    ['https://localhost6/', /is loopback/],
+    ['https://127.0.0.1./', /127\.0\.0\.1 is not a public address/],
+    ['https://127.1/', /127\.0\.0\.1 is not a public address/],
+    ['https://0x7f.1/', /127\.0\.0\.1 is not a public address/],
+    ['https://0/', /0\.0\.0\.0 is not a public address/],
+    ['https://[::1]/', /::1 is not a public address/],
+    ['https://[::]/', /:: is not a public address/],
     ['https://hooks.example.com/#frag', /must not have a #fragment/],
     [`https://hooks.example.com/${'a'.repeat(2100)}`, /characters long; the limit is 2048/],
   ];
