@@ -14,6 +14,7 @@ export const API_ERROR_TYPES = [
   'quota_exceeded',
   'not_found',
   'internal_error',
+  'server_busy',
 ] as const;
 
 export type ApiErrorType = (typeof API_ERROR_TYPES)[number];
@@ -36,6 +37,8 @@ export const ERROR_TABLE: Record<ApiErrorType, ErrorSpec> = {
   quota_exceeded: { status: 429, smtp: { code: 452, enhanced: '4.5.3' } },
   not_found: { status: 404, smtp: { code: 550, enhanced: '5.0.0' } },
   internal_error: { status: 500, smtp: { code: 451, enhanced: '4.3.0' } },
+  // RFC 3463 §3.4: X.3.2, "system not accepting network messages"; a retry later may succeed.
+  server_busy: { status: 503, smtp: { code: 451, enhanced: '4.3.2' } },
 };
 
 /** A refusal as a value: what the pipeline returns and the wire adapters translate. */
