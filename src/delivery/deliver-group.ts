@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { renderMime } from '../send/render-mime.js';
-import { ByteGate, sharedOffload } from '../send/offload.js';
+import { ByteGate, sharedOffload, yieldToLoop } from '../send/offload.js';
 import { isPersonalized, renderTracked, trackingUrls } from '../feedback/tracking-render.js';
 import type { DkimKey } from './dkim/dkim-sign.js';
 import type { Signer } from './dkim/signer-pool.js';
@@ -80,14 +80,15 @@ function personalized(ctx: DeliveryContext, group: DeliveryGroup): Buffer {
 /**
  * Characters of large messages (load-claimed.ts `deferredSize`) being read, rendered, signed and
  * sent at once per process. Each holds its stored text, its rendering and its signed copy until
- * its SMTP transaction ends; this bounds that to a few messages however many large ones are due.
+ * its SMTP transaction ends; this bounds that to about one 10 MiB message at a time however many large ones are due.
  */
-const LARGE_DELIVERY_BUDGET = 24 * 1024 * 1024;
+const LARGE_DELIVERY_BUDGET = 12 * 1024 * 1024;
 const largeGate = new ByteGate(LARGE_DELIVERY_BUDGET);
 
 /** A large message's bytes: its stored body read now, rendered (tracking included) on an offload thread. */
 async function renderDeferred(ctx: DeliveryContext, group: DeliveryGroup): Promise<Buffer> {
   const m = group.message;
+  await yieldToLoop(); // reading the body is a synchronous read of megabytes on SQLite: its own turn
   const row = await ctx.deps.db.selectFrom('messages').select(['mime', 'content']).where('id', '=', m.id).executeTakeFirst();
   if (row === undefined || (row.mime === null && row.content === null)) throw new Error(`the body of message ${m.id} is gone`);
   const item = group.items[0];
@@ -125,6 +126,7 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
       : m.mime !== null ? Buffer.from(m.mime, 'latin1') : renderMime(m.draft!);
     signedAt = deps.clock.now();
     signed = await ctx.signer.sign(raw, dkimKeys(group), signedAt);
+    if (m.deferredSize > 0) await yieldToLoop(); // the transport may store it synchronously (the sandbox mailbox)
   } catch (err) {
     // A message that cannot be rendered or signed is never sent unsigned (spec 4.1 rule 2's spirit).
     deps.log.error({ err, message: m.id }, 'could not render or sign a message');

@@ -49,9 +49,10 @@ export async function loadClaimed(deps: Pick<Deps, 'db'>, jobs: JobTable[]): Pro
     deps.db.selectFrom('messages as m').innerJoin('domains as d', 'd.id', 'm.domain_id')
       // A claim of 200 jobs must not pull 200 large bodies into memory at once: those are read one by one later.
       .select(['m.id', 'm.account_id', 'm.domain_id', 'd.name as domain', 'm.from_address', 'm.subject', 'm.tags',
-        sql<string | null>`case when length(m.mime) > ${sql.lit(OFFLOAD_MIN_BYTES)} then null else m.mime end`.as('mime'),
-        sql<string | null>`case when length(m.content) > ${sql.lit(OFFLOAD_MIN_BYTES)} then null else m.content end`.as('content'),
-        sql<number | null>`coalesce(length(m.mime), length(m.content))`.as('size'),
+        // `size` (bytes of whichever is stored) decides, not length(): SQLite's length() reads the whole value.
+        sql<string | null>`case when m.size > ${sql.lit(OFFLOAD_MIN_BYTES)} then null else m.mime end`.as('mime'),
+        sql<string | null>`case when m.size > ${sql.lit(OFFLOAD_MIN_BYTES)} then null else m.content end`.as('content'),
+        sql<number | null>`case when m.mime is null and m.content is null then null else m.size end`.as('size'),
         'm.track_opens', 'm.track_clicks', 'm.unsubscribe',
         'd.dkim_selector', 'd.dkim_private_key', 'd.ed25519_selector', 'd.ed25519_private_key'])
       .where('m.id', 'in', messageIds).execute(),

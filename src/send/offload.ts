@@ -26,6 +26,7 @@ export class OffloadBusyError extends Error {}
 
 /** Runs the heavy steps for large messages, on worker threads (or inline with 0 threads). */
 export interface Offload {
+  /** A large `body` is handed over to the worker thread: it reads as empty afterwards. */
   validateSend(contentType: string | undefined, body: Buffer | undefined): Promise<SendRequest | ApiError>;
   render(input: RenderInput): Promise<Buffer>;
   /** Tasks the worker threads have finished (0 inline): how tests see that work went off the main thread. */
@@ -72,9 +73,11 @@ export function createOffload(threads: number): Offload {
   return {
     async validateSend(contentType, body) {
       if (body === undefined || body.length < OFFLOAD_MIN_BYTES) return runTask({ kind: 'validate', contentType, body: body ?? new Uint8Array(0) }) as SendRequest | ApiError;
-      // The body is copied into its own ArrayBuffer and that is transferred: the request's buffer
-      // may share one with other data, and transferring would detach it under its owner.
-      const own = new Uint8Array(body);
+      // Transferred, not copied, when the body owns its whole ArrayBuffer (a large request body
+      // does: Buffer.concat allocates it alone); the caller must not read `body` afterwards. A
+      // buffer that shares its ArrayBuffer with other data is copied first, or the transfer would
+      // detach that data too.
+      const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
       return (await run({ kind: 'validate', contentType, body: own }, [own.buffer as ArrayBuffer])) as SendRequest | ApiError;
     },
     async render(input) {
@@ -87,6 +90,13 @@ export function createOffload(threads: number): Offload {
     },
   };
 }
+
+/**
+ * Resolves on a later turn of the event loop (after pending I/O callbacks). better-sqlite3 is
+ * synchronous and kysely chains its queries in microtasks, so without this a large message's
+ * steps run back to back and nothing else is answered until all are done.
+ */
+export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 let shared: { threads: number; offload: Offload } | null = null;
 

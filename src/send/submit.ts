@@ -10,7 +10,7 @@ import { claimIdempotencyKey, completeIdempotencyKey, isValidIdempotencyKey, rel
 import { composeDraft } from './message-draft.js';
 import { persistMessages, type MessagePlan, type PersistResult } from './persist-messages.js';
 import { requestFingerprint, type SendRequest } from './send-request.js';
-import { ByteGate, OFFLOAD_MIN_BYTES, OffloadBusyError, sharedOffload } from './offload.js';
+import { ByteGate, OFFLOAD_MIN_BYTES, OffloadBusyError, sharedOffload, yieldToLoop } from './offload.js';
 import { smtpContext } from '../credentials/smtp-credentials.js';
 import { parseSubmission, type Envelope } from '../smtp/parse-submission.js';
 import { rewriteSubmission } from '../smtp/rewrite-submission.js';
@@ -55,11 +55,14 @@ export interface SubmitPipeline {
 /**
  * Bytes of large submissions (over OFFLOAD_MIN_BYTES) between intake and commit at once. Each
  * costs a few times its size while it is parsed, composed and stored; this keeps 20 concurrent
- * 9 MiB sends to a couple at a time instead of all at once. Small ones never wait here.
+ * 9 MiB sends to one at a time instead of all at once. Small ones never wait here.
  */
-const LARGE_SUBMIT_BUDGET = 24 * 1024 * 1024;
-/** Large submissions that may wait for the budget; past that they are refused 503 with Retry-After. */
-const LARGE_SUBMIT_WAITING = 32;
+const LARGE_SUBMIT_BUDGET = 12 * 1024 * 1024;
+/**
+ * Large submissions that may wait for the budget; past that they are refused 503 with Retry-After
+ * at once, so a burst of them sheds load instead of holding every body in memory while it waits.
+ */
+const LARGE_SUBMIT_WAITING = 4;
 
 const busy = (): ApiError => apiError('server_busy', 'Too many large messages are being processed; retry shortly.', undefined, 2);
 
@@ -161,7 +164,12 @@ export function createSubmitPipeline(deps: Deps, opts: { largeBudget?: number; l
       await recordRejection(auth, req, from, hits.map((m) => ({ address: m.address, details: { reason: 'suppressed', suppression_reason: suppressed.get(m.address.toLowerCase()) } })), result, idemKey);
       return result;
     }
+    // A large message's compose and commit each take tens of ms on this thread: each gets its own
+    // turn of the event loop, so other requests are answered between them.
+    const large = (req.html?.length ?? 0) + (req.text?.length ?? 0) + (req.mime?.raw.length ?? 0) >= OFFLOAD_MIN_BYTES;
+    if (large) await yieldToLoop();
     const { plan: p, body } = plan(auth, req, from, idemKey);
+    if (large) await yieldToLoop();
     const persisted = await batcher.submit(p);
     if (persisted.kind === 'error') throw persisted.error;
     if (persisted.kind === 'quota_exceeded') {
