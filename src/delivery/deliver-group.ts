@@ -84,6 +84,13 @@ function personalized(ctx: DeliveryContext, group: DeliveryGroup): Buffer {
  */
 const LARGE_DELIVERY_BUDGET = 12 * 1024 * 1024;
 const largeGate = new ByteGate(LARGE_DELIVERY_BUDGET);
+/** Large groups that may wait for the budget while holding their lease; more go back to the queue (delivery-worker.ts). */
+const LARGE_DELIVERY_WAITING = 4;
+
+/** True when a large group would only wait behind LARGE_DELIVERY_WAITING others: better released for later than holding its lease. */
+export function largeDeliveriesBacklogged(): boolean {
+  return largeGate.waiting >= LARGE_DELIVERY_WAITING;
+}
 
 /** A large message's bytes: its stored body read now, rendered (tracking included) on an offload thread. */
 async function renderDeferred(ctx: DeliveryContext, group: DeliveryGroup): Promise<Buffer> {

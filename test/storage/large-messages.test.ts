@@ -57,7 +57,8 @@ for (const dialect of testDialects()) {
         assert.match(html, /href="[^"]*\/t\/c\//);
         assert.deepEqual((await h.verifyDkim(got[0]!.raw)).map((d) => d.result), ['pass']);
       }
-      const [a, b] = rcpts.map((r) => /\/t\/o\/([^"]+)/.exec(String(h!.received(r.address)[0]!.raw))?.[1]);
+      const [a, b] = await Promise.all(rcpts.map(async (r) => /\/t\/o\/([^"]+)/.exec(String((await simpleParser(h!.received(r.address)[0]!.raw)).html))?.[1]));
+      assert.ok(a !== undefined && b !== undefined);
       assert.notEqual(a, b, 'each recipient has its own pixel');
     });
 
