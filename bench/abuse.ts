@@ -8,7 +8,7 @@
 // the figures measure the server, not the limiter). Prints `name: value unit` lines and exits 0.
 // BENCH_DURATION (s, default 60) sets how long the attacks run; BENCH_SLOW, BENCH_BIG,
 // BENCH_IDLE_SMTP and BENCH_GOOD_RATE (sends/s) change their sizes; 0 turns an attack off.
-// BENCH_ROLES (e.g. `api,smtp`) runs only those roles; BENCH_PROFILE=<dir> writes CPU profiles there.
+// BENCH_ROLES (e.g. `api,smtp`) runs only those roles; POSTHORN_* variables pass to the server; BENCH_PROFILE=<dir> writes CPU profiles there.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -120,7 +120,9 @@ async function probeMain(cfg: { base: string; key: string; body: string; duratio
 
 async function main(): Promise<void> {
   const target = await scratchTarget('sqlite', 'abuse');
-  const server = await startServer({ ...target.env, POSTHORN_SANDBOX: '1' }, {
+  // POSTHORN_* variables set for the bench reach the server (e.g. POSTHORN_OFFLOAD_THREADS).
+  const passed = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('POSTHORN_') && e[1] !== undefined));
+  const server = await startServer({ ...passed, ...target.env, POSTHORN_SANDBOX: '1' }, {
     timeoutMs: 60_000, args: process.env.BENCH_ROLES ? ['--roles', process.env.BENCH_ROLES] : [], nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
   });
   const timers: NodeJS.Timeout[] = [];
