@@ -34,6 +34,7 @@ export interface Config {
   mxMaxConnections: number;
   deliveryConcurrency: number;
   dkimThreads: number;
+  offloadThreads: number;
   webhookTimeout: number;
   webhookRetrySchedule: number[];
   webhookDisableAfter: number;
@@ -145,6 +146,9 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     defaultText: '`256`', description: 'SMTP transactions a delivery worker keeps in flight at once.' }),
   entry({ key: 'dkimThreads', env: 'POSTHORN_DKIM_THREADS', parse: (t) => p.parseInteger(t, 0, 256), default: () => availableParallelism(),
     defaultText: 'the number of CPU cores', description: 'Worker threads that sign DKIM off the event loop; `0` signs on the main thread.' }),
+  entry({ key: 'offloadThreads', env: 'POSTHORN_OFFLOAD_THREADS', parse: (t) => p.parseInteger(t, 0, 256), default: () => Math.min(2, availableParallelism()),
+    defaultText: '`2` (or the number of CPU cores when fewer)',
+    description: 'Worker threads that parse large send bodies and render large messages (over 64 KiB) off the event loop; `0` does it on the main thread.' }),
   entry({ key: 'webhookTimeout', env: 'POSTHORN_WEBHOOK_TIMEOUT', parse: p.parseTimerDuration, default: () => 15_000,
     defaultText: '`15s`', description: 'Limit on one webhook POST, connect to response (issue 04); a timeout counts as a failed attempt. At most 2147483647ms (about 24.8 days, the longest Node timer).' }),
   entry({ key: 'webhookRetrySchedule', env: 'POSTHORN_WEBHOOK_RETRY_SCHEDULE', parse: p.parseDurations,

@@ -38,8 +38,9 @@ export const ERROR_TABLE: Record<ApiErrorType, ErrorSpec> = {
   quota_exceeded: { status: 429, smtp: { code: 452, enhanced: '4.5.3' } },
   not_found: { status: 404, smtp: { code: 550, enhanced: '5.0.0' } },
   request_timeout: { status: 408, smtp: { code: 451, enhanced: '4.4.2' } },
-  server_busy: { status: 503, smtp: { code: 452, enhanced: '4.3.1' } },
   internal_error: { status: 500, smtp: { code: 451, enhanced: '4.3.0' } },
+  // RFC 3463 §3.4: X.3.2, "system not accepting network messages"; a retry later may succeed.
+  server_busy: { status: 503, smtp: { code: 451, enhanced: '4.3.2' } },
 };
 
 /** A refusal as a value: what the pipeline returns and the wire adapters translate. */

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { renderMime } from '../send/render-mime.js';
+import { ByteGate, sharedOffload, yieldToLoop } from '../send/offload.js';
 import { isPersonalized, renderTracked, trackingUrls } from '../feedback/tracking-render.js';
 import type { DkimKey } from './dkim/dkim-sign.js';
 import type { Signer } from './dkim/signer-pool.js';
@@ -27,7 +28,7 @@ export interface GroupResult {
 }
 
 export interface DeliveryContext {
-  deps: Pick<Deps, 'config' | 'clock' | 'resolver' | 'log'>;
+  deps: Pick<Deps, 'config' | 'clock' | 'resolver' | 'log' | 'db'>;
   signer: Signer;
   transport: Transport;
   returnPathSecret: Buffer;
@@ -99,20 +100,62 @@ function personalized(ctx: DeliveryContext, group: DeliveryGroup): Buffer {
 }
 
 /**
+ * Characters of large messages (load-claimed.ts `deferredSize`) being read, rendered, signed and
+ * sent at once per process. Each holds its stored text, its rendering and its signed copy until
+ * its SMTP transaction ends; this bounds that to about one 10 MiB message at a time however many large ones are due.
+ */
+const LARGE_DELIVERY_BUDGET = 12 * 1024 * 1024;
+const largeGate = new ByteGate(LARGE_DELIVERY_BUDGET);
+/** Large groups that may wait for the budget while holding their lease; more go back to the queue (delivery-worker.ts). */
+const LARGE_DELIVERY_WAITING = 4;
+
+/** True when a large group would only wait behind LARGE_DELIVERY_WAITING others: better released for later than holding its lease. */
+export function largeDeliveriesBacklogged(): boolean {
+  return largeGate.waiting >= LARGE_DELIVERY_WAITING;
+}
+
+/** A large message's bytes: its stored body read now, rendered (tracking included) on an offload thread. */
+async function renderDeferred(ctx: DeliveryContext, group: DeliveryGroup): Promise<Buffer> {
+  const m = group.message;
+  await yieldToLoop(); // reading the body is a synchronous read of megabytes on SQLite: its own turn
+  const row = await ctx.deps.db.selectFrom('messages').select(['mime', 'content']).where('id', '=', m.id).executeTakeFirst();
+  if (row === undefined || (row.mime === null && row.content === null)) throw new Error(`the body of message ${m.id} is gone`);
+  const item = group.items[0];
+  const recipient = isPersonalized(m.tracking) && item !== undefined
+    ? { secret: ctx.trackingSecret, publicUrl: ctx.deps.config.publicUrl, recipientId: item.recipientId } : null;
+  if (recipient !== null && group.items.length > 1) throw new Error(`a tracked message is sent to one recipient per transaction, got ${group.items.length}`);
+  return sharedOffload(ctx.deps.config.offloadThreads).render({ mime: row.mime, content: row.content, tracking: m.tracking, recipient });
+}
+
+/**
  * One attempt for one group: render (or take the relay's MIME), sign, route, send, and turn the
  * replies into per-recipient outcomes. Never throws for delivery problems: they are outcomes.
+ * A large message waits for room in the large-message budget first.
  */
 export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): Promise<GroupResult> {
+  const size = group.message.deferredSize;
+  if (size === 0) return attempt(ctx, group);
+  const release = await largeGate.acquire(size)!;
+  try {
+    return await attempt(ctx, group);
+  } finally {
+    release();
+  }
+}
+
+async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<GroupResult> {
   const { deps } = ctx;
   const m = group.message;
   let signed: Buffer;
   let signedAt: number;
   try {
     // Stored as latin1 so every byte of a relayed message survives the text column unchanged.
-    const raw = isPersonalized(m.tracking) ? personalized(ctx, group)
+    const raw = m.deferredSize > 0 ? await renderDeferred(ctx, group)
+      : isPersonalized(m.tracking) ? personalized(ctx, group)
       : m.mime !== null ? Buffer.from(m.mime, 'latin1') : renderMime(m.draft!);
     signedAt = deps.clock.now();
     signed = await ctx.signer.sign(raw, dkimKeys(ctx, group), signedAt);
+    if (m.deferredSize > 0) await yieldToLoop(); // the transport may store it synchronously (the sandbox mailbox)
   } catch (err) {
     // A message that cannot be rendered or signed is never sent unsigned (spec 4.1 rule 2's spirit).
     deps.log.error({ err, message: m.id }, 'could not render or sign a message');

@@ -4,7 +4,7 @@ import { claimJobs } from '../queue/claim-jobs.js';
 import { completeJobs, heldJobs, releaseJobs, renewJobs } from '../queue/finish-jobs.js';
 import { startClaimLoop } from '../queue/claim-loop.js';
 import { createBatcher } from '../storage/batcher.js';
-import { deliverGroup, type DeliveryContext, type GroupResult } from './deliver-group.js';
+import { deliverGroup, largeDeliveriesBacklogged, type DeliveryContext, type GroupResult } from './deliver-group.js';
 import { loadClaimed, type DeliveryGroup } from './load-claimed.js';
 import { planOutcomes, writeOutcomes } from './record-outcomes.js';
 
@@ -14,6 +14,8 @@ import { planOutcomes, writeOutcomes } from './record-outcomes.js';
  * the jobs of a worker that died come back to the others after at most this long.
  */
 export const LEASE_MS = 30_000;
+/** How long a large message released for a backlog of large ones waits before it is due again. */
+const LARGE_BACKLOG_RETRY_MS = 5_000;
 
 export interface DeliveryWorkerOptions {
   /** Groups (SMTP transactions) in flight at once. */
@@ -85,6 +87,13 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
   }
 
   async function attempt(group: DeliveryGroup): Promise<void> {
+    if (group.message.deferredSize > 0 && largeDeliveriesBacklogged()) {
+      // Enough large messages already wait for their turn (deliver-group.ts): this one goes back to
+      // the queue, attempt not counted, instead of waiting on a lease that may run out meanwhile.
+      await releaseJobs(deps.db, group.items.map((i) => i.job.id), workerId, deps.clock.now() + LARGE_BACKLOG_RETRY_MS)
+        .catch((err: unknown) => deps.log.error({ err, message: group.message.id }, 'releasing a large message for later failed'));
+      return;
+    }
     let result: GroupResult;
     try {
       result = await deliverGroup(context, group);

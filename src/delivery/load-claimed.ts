@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
+import { OFFLOAD_MIN_BYTES } from '../send/offload.js';
 import type { JobTable } from '../storage/database.js';
 import type { MessageDraft } from '../send/message-draft.js';
 import { isPersonalized, type TrackingFlags } from '../feedback/tracking-render.js';
@@ -15,6 +17,12 @@ export interface LoadedMessage {
   /** The SMTP relay's submitted MIME, when there is one; else the draft is rendered. */
   mime: string | null;
   draft: MessageDraft | null;
+  /**
+   * Characters of a large message's MIME or draft (over OFFLOAD_MIN_BYTES), whose body is not
+   * loaded with the batch (`mime` and `draft` are null): deliver-group.ts reads it when it is its
+   * turn and renders it off the event loop. 0 for a message loaded whole.
+   */
+  deferredSize: number;
   /** Open and click tracking and the unsubscribe fields, as resolved at submit (issue 04). */
   tracking: TrackingFlags;
   /** True for the sandbox domain's messages: they never leave the machine, whatever the mode. */
@@ -42,7 +50,12 @@ export async function loadClaimed(deps: Pick<Deps, 'db'>, jobs: JobTable[]): Pro
   const messageIds = [...new Set(jobs.map((j) => j.message_id))];
   const [messages, recipients] = await Promise.all([
     deps.db.selectFrom('messages as m').innerJoin('domains as d', 'd.id', 'm.domain_id')
-      .select(['m.id', 'm.account_id', 'm.domain_id', 'd.name as domain', 'm.from_address', 'm.subject', 'm.tags', 'm.mime', 'm.content',
+      // A claim of 200 jobs must not pull 200 large bodies into memory at once: those are read one by one later.
+      .select(['m.id', 'm.account_id', 'm.domain_id', 'd.name as domain', 'm.from_address', 'm.subject', 'm.tags',
+        // `size` (bytes of whichever is stored) decides, not length(): SQLite's length() reads the whole value.
+        sql<string | null>`case when m.size > ${sql.lit(OFFLOAD_MIN_BYTES)} then null else m.mime end`.as('mime'),
+        sql<string | null>`case when m.size > ${sql.lit(OFFLOAD_MIN_BYTES)} then null else m.content end`.as('content'),
+        sql<number | null>`case when m.mime is null and m.content is null then null else m.size end`.as('size'),
         'm.track_opens', 'm.track_clicks', 'm.unsubscribe',
         'd.sandbox', 'd.dkim_selector', 'd.dkim_private_key', 'd.ed25519_selector', 'd.ed25519_private_key'])
       .where('m.id', 'in', messageIds).execute(),
@@ -56,7 +69,7 @@ export async function loadClaimed(deps: Pick<Deps, 'db'>, jobs: JobTable[]): Pro
     const m = byMessage.get(job.message_id);
     const r = byRecipient.get(job.recipient_id);
     // A body purged by retention can no longer be sent (decisions §12 keeps bodies 30 days, retries last 72 h).
-    if (!m || !r || (m.mime === null && m.content === null)) { orphans.push(job); continue; }
+    if (!m || !r || m.size === null) { orphans.push(job); continue; }
     const tracking: TrackingFlags = { opens: m.track_opens === 1, clicks: m.track_clicks === 1, unsubscribe: m.unsubscribe === 1 };
     // Per-recipient URLs make each recipient's copy different: one transaction each. Untracked
     // mail keeps sharing a transaction per domain, which is most of delivery's speed.
@@ -69,6 +82,7 @@ export async function loadClaimed(deps: Pick<Deps, 'db'>, jobs: JobTable[]): Pro
         message: {
           id: m.id, accountId: m.account_id, domainId: m.domain_id, domain: m.domain, from: m.from_address, subject: m.subject,
           tags: JSON.parse(m.tags) as string[], sandbox: m.sandbox === 1, mime: m.mime, draft: m.content === null ? null : (JSON.parse(m.content) as MessageDraft), tracking,
+          deferredSize: m.mime === null && m.content === null ? Number(m.size) : 0,
           dkim: {
             selector: m.dkim_selector, privateKeyPem: m.dkim_private_key,
             ed25519: m.ed25519_selector && m.ed25519_private_key ? { selector: m.ed25519_selector, privateKeyPem: m.ed25519_private_key } : null,

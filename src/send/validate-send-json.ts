@@ -3,6 +3,7 @@ import { parseMailbox, type Mailbox } from '../core/mailbox.js';
 import { controlCharacter, loneSurrogatePath } from '../core/text-checks.js';
 import { validateCustomHeaders } from './custom-headers.js';
 import type { SendRequest, TrackingOverrides } from './send-request.js';
+import { jsonDepthExceeded, MAX_JSON_DEPTH } from './json-depth.js';
 
 const FIELDS = new Set(['from', 'to', 'subject', 'html', 'text', 'tags', 'headers', 'template', 'variables', 'track_opens', 'track_clicks', 'unsubscribe']);
 /** Issue 04: the per-message overrides of the domain's tracking defaults, JSON booleans. */
@@ -32,6 +33,9 @@ function parseJsonObject(contentType: string | undefined, raw: Buffer | undefine
   } catch {
     return { error: invalid('body', 'request body is not valid UTF-8 (RFC 8259 §8.1); send the JSON encoded as UTF-8') };
   }
+  // Depth first, on the bytes: a deeply nested body is refused before the parser spends time on it.
+  const deep = jsonDepthExceeded(raw);
+  if (deep !== -1) return { error: invalid('body', `request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (at byte ${deep}); at most ${MAX_JSON_DEPTH} are allowed`) };
   let body: unknown;
   try {
     body = JSON.parse(text);

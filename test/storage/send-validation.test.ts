@@ -47,7 +47,15 @@ for (const dialect of testDialects()) {
       ['an empty tag', message('acme.test', { tags: ['ok', ''] }), 'tags'],
       ['headers not an object', message('acme.test', { headers: ['X-A: 1'] }), 'headers'],
       ['template (not available yet)', message('acme.test', { template: 'welcome' }), 'template'],
+      ['arrays nested 33 deep', `{"from":"a@acme.test","to":${'['.repeat(33)}${']'.repeat(33)}}`, 'body'],
     ];
+    test('a body nested a million arrays deep is refused for its depth, naming the limit', async () => {
+      const res = await postSend(app, s.key, `{"from":"a@acme.test","to":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}`);
+      assert.equal(res.status, 400);
+      assert.equal(res.body.error.field, 'body');
+      assert.match(res.body.error.message, /more than 32 levels deep \(at byte 58\)/);
+    });
+
     for (const [what, body, field, headers] of cases) {
       test(`400 invalid_request naming ${field}: ${what}`, async () => {
         const res = await postSend(app, s.key, body, headers);

@@ -97,3 +97,15 @@ test('header lines stay within 998 octets: a subject without spaces is encoded, 
 test('a custom header that cannot be folded is never sent over-long: rendering refuses it', () => {
   assert.throws(() => renderMime(composeDraft({ ...base, headers: [['X-Token', 'a'.repeat(1200)]], html: null, text: 'hi' })), /header X-Token has a line over 998 octets/);
 });
+
+test('a part over 64 KiB that needs encoding is base64 in 76-character lines, small ones stay quoted-printable', async () => {
+  const html = `<p>${'Ein langer Absatz ohne Umbruch — déjà vu. '.repeat(4000)}</p>`;
+  const raw = renderMime(composeDraft({ ...base, html, text: 'Kurz: déjà vu.' }));
+  const s = raw.toString('latin1');
+  assert.match(s, /Content-Type: text\/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n/);
+  assert.match(s, /Content-Type: text\/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n/);
+  assert.ok(s.split('\r\n').every((l) => l.length <= 76 || /^(Content-Type|Subject|From|To|Message-ID|X-Order):/.test(l)), 'RFC 2045 §6.8 line length');
+  const parsed = await simpleParser(raw);
+  assert.equal(parsed.html, html);
+  assert.equal(parsed.text, 'Kurz: déjà vu.');
+});

@@ -1,0 +1,15 @@
+/**
+ * An offload worker thread (offload.ts): runs one task at a time for piscina. Rendered bytes go
+ * back transferred, not copied. Loaded through offload-worker-entry.js, which makes sure tsx is
+ * active in this thread.
+ */
+import { Piscina } from 'piscina';
+import { runTask, type OffloadTask } from './offload-tasks.js';
+
+export default function offloadTask(task: OffloadTask): unknown {
+  const result = runTask(task);
+  if (!(result instanceof Uint8Array)) return result;
+  // Only a buffer that owns its whole ArrayBuffer is transferred: a slice of Buffer's shared pool would take the pool with it.
+  const own = result.byteOffset === 0 && result.byteLength === result.buffer.byteLength ? result : Uint8Array.prototype.slice.call(result);
+  return Piscina.move(own);
+}
