@@ -27,15 +27,38 @@ function fuzzSeed(): number {
 /** One seed per test process, so every property of a run can be replayed from the one printed value. */
 const SEED = fuzzSeed();
 
+/** A property whose runs are tracked, so the one cut off by the time limit can be waited for (see runFuzz). */
+export interface FuzzProperty<T> {
+  property: fc.IAsyncPropertyWithHooks<[T]>;
+  /** Settles when the latest run has; holds the first error a run threw after fast-check stopped waiting for it. */
+  latest(): Promise<void>;
+  late: { error: unknown; value: T } | null;
+}
+
+/** An async property over one arbitrary (use fc.tuple for several). */
+export function fuzzProperty<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>): FuzzProperty<T> {
+  let latest: Promise<void> = Promise.resolve();
+  const tracked: FuzzProperty<T> = {
+    late: null,
+    latest: () => latest,
+    property: fc.asyncProperty(arb, (value) => {
+      const run = predicate(value);
+      latest = run.then(() => undefined, (error: unknown) => { tracked.late ??= { error, value }; });
+      return run;
+    }),
+  };
+  return tracked;
+}
+
 /**
- * Runs `property` for the configured time (or replays POSTHORN_FUZZ_SEED/POSTHORN_FUZZ_PATH) and
+ * Runs `prop` for the configured time (or replays POSTHORN_FUZZ_SEED/POSTHORN_FUZZ_PATH) and
  * throws fast-check's report plus the exact replay command when a run fails.
  * `file` and `name` are the test file and test name, used only to print that command.
  */
-export async function runFuzz<Ts>(file: string, name: string, property: fc.IAsyncPropertyWithHooks<Ts>): Promise<{ runs: number }> {
+export async function runFuzz<T>(file: string, name: string, prop: FuzzProperty<T>): Promise<{ runs: number }> {
   const path = process.env.POSTHORN_FUZZ_PATH;
   const seconds = fuzzSeconds();
-  const params: fc.Parameters<Ts> = {
+  const params: fc.Parameters<[T]> = {
     seed: SEED,
     // The time limit is the bound: runs go on until it, however many that is.
     numRuns: 1_000_000,
@@ -43,15 +66,26 @@ export async function runFuzz<Ts>(file: string, name: string, property: fc.IAsyn
     markInterruptAsFailure: false,
     ...(path ? { path, endOnFailure: true } : {}),
   };
-  const out = await fc.check(property, params);
+  prop.late = null;
+  const out = await fc.check(prop.property, params);
+  // At the limit fast-check stops waiting for the run in flight but does not stop it: it is waited
+  // for here, so it neither overlaps the next test nor fails unseen.
+  await prop.latest();
+  const pattern = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const command = (p: string | null) => `POSTHORN_FUZZ_SEED=${out.seed}${p === null ? '' : ` POSTHORN_FUZZ_PATH=${p}`} node --import tsx --test --test-name-pattern='${pattern}' ${file}`;
   if (out.failed) {
-    const pattern = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const replay = `POSTHORN_FUZZ_SEED=${out.seed} POSTHORN_FUZZ_PATH=${out.counterexamplePath ?? ''} node --import tsx --test --test-name-pattern='${pattern}' ${file}`;
     // Counterexamples can be megabytes (long strings are generated on purpose): each line is cut for the log.
     const report = (fc.defaultReportMessage(out) ?? 'property failed').split('\n')
       .map((line) => (line.length > 3000 ? `${line.slice(0, 3000)}… (${line.length} characters)` : line)).join('\n');
     const cause = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
-    throw new Error(`fuzz property failed: ${name}\n${cause.slice(0, 3000)}\nreplay with:\n  ${replay}\n\n${report}`);
+    throw new Error(`fuzz property failed: ${name}\n${cause.slice(0, 3000)}\nreplay with:\n  ${command(out.counterexamplePath)}\n\n${report}`);
+  }
+  // Set by the runs (TypeScript still sees the null assigned above).
+  const late = prop.late as FuzzProperty<T>['late'];
+  if (late !== null) {
+    const { error, value } = late;
+    const cause = error instanceof Error ? error.message : String(error);
+    throw new Error(`fuzz property failed in its last run, cut off by the time limit: ${name}\n${cause.slice(0, 3000)}\nreplay the same sequence with:\n  ${command(null)}\n\ninput: ${fc.stringify(value).slice(0, 3000)}`);
   }
   return { runs: out.numRuns };
 }

@@ -11,7 +11,7 @@ import { buildArf, buildDsn, insertDelivered, type SentMessage } from '../helper
 import { seedDomain, type Seeded } from '../helpers/seed.js';
 import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
 import { testDialects } from '../helpers/test-db.js';
-import { oddString, runFuzz } from './fuzz-run.js';
+import { fuzzProperty, oddString, runFuzz } from './fuzz-run.js';
 
 const FILE = 'test/fuzz/inbound-reports.test.ts';
 
@@ -119,7 +119,7 @@ describe('fuzz: the report parser', () => {
   const name = 'parseReport never throws on a mutated DSN, ARF or text bounce, and returns a well-formed report';
   test(name, async (t) => {
     const kinds = new Map<string, number>();
-    const prop = fc.asyncProperty(mutated(anySeed), async (raw) => {
+    const prop = fuzzProperty(mutated(anySeed), async (raw) => {
       const parsed = await parseReport(raw);
       assert.ok(['dsn', 'bounce', 'complaint', 'unknown'].includes(parsed.kind), parsed.kind);
       assert.ok(Array.isArray(parsed.recipients));
@@ -264,7 +264,7 @@ for (const dialect of testDialects()) {
     const name = `mutated reports get a well-formed reply, a stored one is processed without error, and a forged one changes nothing (${dialect})`;
     test(name, async (tc) => {
       const outcomes = new Map<string, number>();
-      const prop = fc.asyncProperty(fc.boolean().chain((forged) => report(forged).map((r) => ({ ...r, forged }))), async ({ raw, rcpts, mailFrom, forged, seed }) => {
+      const prop = fuzzProperty(fc.boolean().chain((forged) => report(forged).map((r) => ({ ...r, forged }))), async ({ raw, rcpts, mailFrom, forged, seed }) => {
         const before = await state();
         const final = await deliver(raw, mailFrom, rcpts);
         const key = `${forged ? 'forged' : 'tokened'} ${seed.kind}: ${final ? final.code : 'no DATA'}`;

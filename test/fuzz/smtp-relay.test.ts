@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/storage/database.js';
 import { createRelayHarness, type RelayHarness, type SmtpReply, type SmtpWire } from '../helpers/relay-harness.js';
 import { testDialects } from '../helpers/test-db.js';
-import { oddString, runFuzz } from './fuzz-run.js';
+import { fuzzProperty, oddString, runFuzz } from './fuzz-run.js';
 
 const FILE = 'test/fuzz/smtp-relay.test.ts';
 const SUPPRESSED = 'gone@example.org';
@@ -161,7 +161,7 @@ for (const dialect of testDialects()) {
     const name = `generated MIME submissions get a well-formed reply, and a refused one stores no message (${dialect})`;
     test(name, async (t) => {
       const outcomes = new Map<string, number>();
-      const prop = fc.asyncProperty(mailFrom, fc.array(rcpt, { minLength: 1, maxLength: 4 }), message, async (from, rcpts, raw) => {
+      const prop = fuzzProperty(fc.tuple(mailFrom, fc.array(rcpt, { minLength: 1, maxLength: 4 }), message), async ([from, rcpts, raw]) => {
         const w = await session();
         const before = await counts(h.deps.db);
         const since = await lastEventId(h.deps.db);
