@@ -149,6 +149,19 @@ const idempotencyKey = fc.oneof(
   { weight: 1, arbitrary: headerValue },
 );
 
+/**
+ * A valid body with one field replaced by deeply nested arrays or objects, balanced or not. Depth
+ * stays at 20,000 levels: how deep a body may be is the JSON depth limit's concern, and deeper ones
+ * only make each run slower here.
+ */
+const nestedBody = fc.tuple(validBody, fc.constantFrom('to', 'headers', 'tags', 'variables', 'from', 'subject'), fc.integer({ min: 1, max: 20_000 }), fc.constantFrom('array', 'object'), fc.boolean())
+  .map(([body, field, depth, shape, balanced]) => {
+    const open = shape === 'array' ? '['.repeat(depth) : '{"a":'.repeat(depth);
+    const close = shape === 'array' ? ']'.repeat(depth) : '}'.repeat(depth);
+    const nested = `${open}${shape === 'array' ? '' : '1'}${balanced ? close : close.slice(1)}`;
+    return Buffer.from(JSON.stringify({ ...body, [field]: '__nested__' }).replace('"__nested__"', nested), 'utf8');
+  });
+
 /** The raw body: the JSON of a generated object, or bytes that are not quite JSON. */
 const rawBody = fc.oneof(
   { weight: 8, arbitrary: sendBody.map((b) => Buffer.from(JSON.stringify(b), 'utf8')) },
@@ -156,6 +169,7 @@ const rawBody = fc.oneof(
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 400 }).map((a) => Buffer.from(a)) },
   { weight: 1, arbitrary: sendBody.chain((b) => fc.nat().map((n) => { const s = JSON.stringify(b); return Buffer.from(s.slice(0, n % (s.length + 1)), 'utf8'); })) },
   { weight: 1, arbitrary: sendBody.map((b) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(b), 'utf8')])) },
+  { weight: 1, arbitrary: nestedBody },
 );
 
 for (const dialect of testDialects()) {
