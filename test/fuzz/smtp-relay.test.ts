@@ -231,10 +231,11 @@ for (const dialect of testDialects()) {
         const { wire: w, greeting } = await h.wire('plain');
         try {
           assertWellFormed(greeting, 'the greeting', false);
-          // Enhanced codes are owed once EHLO has advertised them (RFC 2034 §3), not before.
+          // Enhanced codes are owed once EHLO has advertised them, except on the replies to HELO and
+          // EHLO themselves (RFC 2034 §3).
           let advertised = false;
           for (const l of lines) {
-            const reply = await cmd(w, l, advertised);
+            const reply = await cmd(w, l, advertised && !/^(ehlo|helo|lhlo)\b/i.test(l));
             if (reply === null) break;
             replies++;
             if (reply.code === 250 && /^(ehlo|helo)\b/i.test(l)) advertised = /^ehlo/i.test(l);
