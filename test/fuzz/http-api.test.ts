@@ -14,6 +14,14 @@ import { seedDomain, type Seeded } from '../helpers/seed.js';
 import { fuzzProperty, oddString, runFuzz } from './fuzz-run.js';
 
 const FILE = 'test/fuzz/http-api.test.ts';
+
+/**
+ * Generated paths are cut to this many characters. A request head over Node's 16 KiB limit is
+ * answered by Fastify's default client error handler (431 with its own body, no error `type`)
+ * before any route or error handler of ours runs; set this to 70_000 to run the full property once
+ * that answer has the API's error body.
+ */
+const PATH_LIMIT = 8_000;
 const SUPPRESSED = 'gone@example.org';
 
 interface Response { status: number; headers: http.IncomingHttpHeaders; body: string }
@@ -254,9 +262,7 @@ for (const dialect of testDialects()) {
         oddString(300).map((s) => `/u/${pct(s)}`),
         oddString(100).map((s) => `/v1/${pct(s)}`),
       );
-      // Paths are cut to 8,000 characters: a request head over Node's 16 KiB limit gets Fastify's own 431
-      // body without an error type (a finding for the HTTP connection handling, see the fuzz report).
-      const prop = fuzzProperty(fc.tuple(path.map((p) => p.slice(0, 8000)), authorization({ good: 'KEY', pending: 'PENDING' }), fc.constantFrom('GET', 'POST', 'HEAD', 'PUT', 'DELETE', 'OPTIONS')),
+      const prop = fuzzProperty(fc.tuple(path.map((p) => p.slice(0, PATH_LIMIT)), authorization({ good: 'KEY', pending: 'PENDING' }), fc.constantFrom('GET', 'POST', 'HEAD', 'PUT', 'DELETE', 'OPTIONS')),
         async ([p, auth, method]) => {
           const headers: Record<string, string | string[]> = {};
           const value = typeof auth === 'string' ? auth.replace('KEY', good.key).replace('PENDING', pending.key) : auth?.map((a) => a.replace('KEY', good.key));
