@@ -37,7 +37,13 @@ export function addressesIn(value: string | null): string[] {
   if (value === null) return [];
   const angled = [...value.matchAll(/<([^<>@\s]+@[^<>\s]+)>/g)].map((m) => m[1] as string);
   if (angled.length > 0) return angled;
-  return [...value.matchAll(/[^\s,;:<>"()]+@[^\s,;:<>"()]+/g)].map((m) => m[0]);
+  // Runs between separators that hold an `@` with something on both sides. Not the regex
+  // /[^\s,;:<>"()]+@[^\s,;:<>"()]+/g, which finds the same runs but backtracks over each one from
+  // every start position: quadratic, seconds of blocked event loop for one long header line.
+  return [...value.matchAll(/[^\s,;:<>"()]+/g)].map((m) => m[0]).filter((run) => {
+    const at = run.indexOf('@', 1);
+    return at !== -1 && at < run.length - 1;
+  });
 }
 
 /**

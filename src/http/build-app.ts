@@ -46,6 +46,12 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
+    // Errors Fastify raises before any route runs (a path with a malformed percent-escape such as
+    // `/v1/%ff`, RFC 3986 §2.1) get the API's error body too, not Fastify's own shape.
+    frameworkErrors: (err, _req, reply) => {
+      const hint = err.code === 'FST_ERR_BAD_URL' ? '; percent-escapes in a path must be %XX hex pairs encoding UTF-8 (RFC 3986 §2.1)' : '';
+      sendError(reply, apiError('invalid_request', `${err.message}${hint}`, 'url'));
+    },
     // Fastify sets the server's requestTimeout from its own option (0 by default): pass it here too.
     requestTimeout: c.httpBodyTimeout,
     clientErrorHandler,

@@ -27,7 +27,11 @@ if (!proto.__posthornEnhanced) {
   proto.__posthornEnhanced = true;
 }
 
-/** The reply text for a refusal: enhanced code first, so the wrapper above keeps it. */
+/**
+ * The reply text for a refusal: enhanced code first, so the wrapper above keeps it. Reply text is
+ * printable US-ASCII (RFC 5321 §4.2: textstring is HT and %d32-126), so the `§` of our RFC
+ * references becomes `section`, and any other character (from an echoed address or header) `?`.
+ */
 export function replyText(enhanced: string, message: string): string {
-  return `${enhanced} ${message}`;
+  return `${enhanced} ${message.replace(/§ ?/g, 'section ').replace(/[^\t\x20-\x7e]/g, '?')}`;
 }
