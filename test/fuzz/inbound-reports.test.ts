@@ -157,7 +157,7 @@ for (const dialect of testDialects()) {
       // Error-level logs are collected: a report whose processing throws is logged and left pending.
       t.log = pino({ level: 'error' }, new Writable({ write(chunk: Buffer, _enc, done) { errors.push(chunk.toString('utf8')); done(); } }));
       sender = await seedDomain(t, { domain: 'acme.test' });
-      secret = await returnPathSecret(t.db, t.ids);
+      secret = await returnPathSecret(t);
       sent = [
         await insertDelivered(t, sender, ['jane@example.org', 'joe@example.org']),
         await insertDelivered(t, sender, ['ann@example.org']),
