@@ -14,6 +14,7 @@ export const API_ERROR_TYPES = [
   'quota_exceeded',
   'not_found',
   'request_timeout',
+  'headers_too_large',
   'server_busy',
   'internal_error',
 ] as const;
@@ -37,6 +38,8 @@ export const ERROR_TABLE: Record<ApiErrorType, ErrorSpec> = {
   idempotency_conflict: { status: 409, smtp: { code: 451, enhanced: '4.3.0' } },
   quota_exceeded: { status: 429, smtp: { code: 452, enhanced: '4.5.3' } },
   not_found: { status: 404, smtp: { code: 550, enhanced: '5.0.0' } },
+  // RFC 6585 §5; over SMTP the same excess is a command line too long (RFC 5321 §4.5.3.1.4).
+  headers_too_large: { status: 431, smtp: { code: 500, enhanced: '5.5.2' } },
   request_timeout: { status: 408, smtp: { code: 451, enhanced: '4.4.2' } },
   internal_error: { status: 500, smtp: { code: 451, enhanced: '4.3.0' } },
   // RFC 3463 §3.4: X.3.2, "system not accepting network messages"; a retry later may succeed.

@@ -139,7 +139,7 @@ function clientErrorHandler(err: Error & { code?: string }, socket: Socket): voi
   const [status, reason, body] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
     ? [408, 'Request Timeout', errorBody(apiError('request_timeout', 'the request (headers and body) did not arrive in time (POSTHORN_HTTP_HEADERS_TIMEOUT, POSTHORN_HTTP_BODY_TIMEOUT)'))]
     : err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', errorBody(apiError('invalid_request', 'the request headers are too large', 'headers'))]
+      ? [431, 'Request Header Fields Too Large', errorBody(apiError('headers_too_large', 'the request line and headers are over 16 KiB (Node\'s limit on a request head)', 'headers'))]
       : [400, 'Bad Request', errorBody(apiError('invalid_request', 'malformed HTTP request'))];
   const json = JSON.stringify(body);
   if (socket.writable) {
