@@ -47,6 +47,9 @@ function inlineOffload(): Offload {
   };
 }
 
+/** Old-generation heap of each offload thread, in MB (see the pool's `resourceLimits`). */
+const OFFLOAD_HEAP_MB = 256;
+
 /** A pool of `threads` worker threads, started on first use; `0` runs every task inline. */
 export function createOffload(threads: number): Offload {
   if (!Number.isInteger(threads) || threads < 0) throw new Error(`offload threads must be an integer >= 0, got ${threads}`);
@@ -61,6 +64,11 @@ export function createOffload(threads: number): Offload {
     concurrentTasksPerWorker: 1,
     // Same flags as the DKIM workers, less those that choose the main thread's entry (worker-exec-argv.ts).
     execArgv: workerExecArgv(process.execArgv),
+    // A 10 MiB message (the API's limit) renders within about 150 MB of heap even when every part of
+    // it is a tracked link (measured with bench/abuse.ts's bodies). V8 sizes its collections to the
+    // limit, so under the process-wide default (gigabytes) each thread kept hundreds of megabytes of
+    // garbage after a large render; a tighter limit makes it collect instead.
+    resourceLimits: { maxOldGenerationSizeMb: OFFLOAD_HEAP_MB },
   });
   const run = async (task: OffloadTask, transfer: ArrayBuffer[] = []): Promise<unknown> => {
     try {

@@ -4,9 +4,37 @@ import mimeFuncs from 'nodemailer/lib/mime-funcs/index.js';
 import qp from 'nodemailer/lib/qp/index.js';
 import type { MessageDraft } from './message-draft.js';
 
-/** Spec 4.1: `text` is generated from the HTML when omitted. */
+const HTML_TO_TEXT = { wordwrap: 78, selectors: [{ selector: 'a', options: { hideLinkHrefIfSameAsText: true } }, { selector: 'img', format: 'skip' }] };
+
+/** HTML longer than this is converted in slices (below). */
+const TEXT_SLICE_CHARS = 256 * 1024;
+/** The end of a block element, where a slice may end without cutting a paragraph. */
+const BLOCK_END = /<\/(?:p|div|li|ul|ol|table|h[1-6]|blockquote|pre|section|article|tr)\s*>|<br\s*\/?>/gi;
+
+/**
+ * The text alternative generated when a message has only HTML (docs/api.md). html-to-text builds
+ * a whole document tree, about 15 times the HTML's size (some 130 MB for 9 MiB), so HTML over
+ * TEXT_SLICE_CHARS is converted slice by slice, each slice ending after a block element, and the
+ * results joined: memory stays bounded by a slice. A table or list longer than a slice may break
+ * into two blocks at the cut; the text is otherwise the same.
+ */
 export function textFromHtml(html: string): string {
-  return convert(html, { wordwrap: 78, selectors: [{ selector: 'a', options: { hideLinkHrefIfSameAsText: true } }, { selector: 'img', format: 'skip' }] });
+  if (html.length <= TEXT_SLICE_CHARS) return convert(html, HTML_TO_TEXT);
+  const parts: string[] = [];
+  let start = 0;
+  while (start < html.length) {
+    let end = html.length;
+    if (html.length - start > TEXT_SLICE_CHARS) {
+      BLOCK_END.lastIndex = start + TEXT_SLICE_CHARS;
+      const m = BLOCK_END.exec(html);
+      // Without a block end nearby, cut after the next tag rather than inside one.
+      end = m !== null && m.index - start < 2 * TEXT_SLICE_CHARS ? m.index + m[0].length : Math.max(html.indexOf('>', start + TEXT_SLICE_CHARS) + 1, start + TEXT_SLICE_CHARS);
+    }
+    const text = convert(html.slice(start, end), HTML_TO_TEXT);
+    if (text !== '') parts.push(text);
+    start = end;
+  }
+  return parts.join('\n\n');
 }
 
 /** RFC 5322 §2.1.1: a line is at most 998 octets before its CRLF. */

@@ -109,3 +109,13 @@ test('a part over 64 KiB that needs encoding is base64 in 76-character lines, sm
   assert.equal(parsed.html, html);
   assert.equal(parsed.text, 'Kurz: déjà vu.');
 });
+
+test('the text of HTML over 256 KiB is converted in slices: every paragraph once, in order, no tag cut in half', () => {
+  const n = 6000;
+  const html = `<html><body>${Array.from({ length: n }, (_, i) => `<p>Paragraph ${i} with <a href="https://example.org/${i}">link ${i}</a> &amp; more.</p>`).join('\n')}</body></html>`;
+  assert.ok(html.length > 2 * 256 * 1024);
+  const text = textFromHtml(html);
+  assert.doesNotMatch(text, /[<>]/);
+  const seen = [...text.matchAll(/Paragraph (\d+) with link \1 \[https:\/\/example\.org\/\1\] & more\./g)].map((m) => Number(m[1]));
+  assert.deepEqual(seen, Array.from({ length: n }, (_, i) => i));
+});
