@@ -141,6 +141,11 @@ export class ByteGate {
     return this.#waiting.length;
   }
 
+  /** True when `acquire(bytes)` would return null now: the caller can refuse before it has the bytes. */
+  wouldRefuse(bytes: number): boolean {
+    return !(this.#waiting.length === 0 && this.#fits(bytes)) && this.#waiting.length >= this.maxWaiting;
+  }
+
   acquire(bytes: number): Promise<() => void> | null {
     if (this.#waiting.length === 0 && this.#fits(bytes)) return Promise.resolve(this.#take(bytes));
     if (this.#waiting.length >= this.maxWaiting) return null;

@@ -51,6 +51,12 @@ export type SubmitResult =
 /** The submit pipeline: one per process, shared by every intake, with its group-commit batcher. */
 export interface SubmitPipeline {
   submit(input: HttpSubmission | SmtpSubmission): Promise<SubmitResult>;
+  /**
+   * The refusal a submission of `bytes` would get now for want of room among large messages, or
+   * null: an intake that knows the size before it reads the body (HTTP's Content-Length) asks
+   * first, so a refused 9 MiB body is never read into memory.
+   */
+  refusalForSize(bytes: number): ApiError | null;
   drain(): Promise<void>;
 }
 
@@ -263,6 +269,7 @@ export function createSubmitPipeline(deps: Deps, opts: { largeBudget?: number; l
       deps.metrics.sends.inc({ source: input.source, outcome: result.kind === 'accepted' ? 'accepted' : result.error.type });
       return result;
     },
+    refusalForSize: (bytes) => (bytes >= OFFLOAD_MIN_BYTES && largeGate.wouldRefuse(bytes) ? busy() : null),
     drain: () => batcher.drain(),
   };
 }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { simpleParser } from 'mailparser';
 import { sharedOffload } from '../../src/send/offload.js';
 import { createSubmitPipeline } from '../../src/send/submit.js';
+import { buildApp } from '../../src/http/build-app.js';
 import { testDialects } from '../helpers/test-db.js';
 import { createDeliveryHarness, MX_DOMAIN, SENDER_DOMAIN, type DeliveryHarness } from '../helpers/delivery-harness.js';
 
@@ -84,6 +85,29 @@ for (const dialect of testDialects()) {
       const stored = await h.deps.db.selectFrom('messages').select('subject').execute();
       assert.deepEqual(stored.map((m) => m.subject).sort(), ['one', 'small', 'two'], 'nothing is stored for the refusal');
       await pipeline.drain();
+    });
+    test('with no room among large messages, POST /v1/send is refused 503 from its Content-Length, before the body', async () => {
+      h = await createDeliveryHarness(dialect);
+      const pipeline = createSubmitPipeline(h.deps, { largeBudget: 1, largeWaiting: 0 });
+      const json = (subject: string, html: string) => Buffer.from(JSON.stringify({ from: `hello@${SENDER_DOMAIN}`, to: `u@${MX_DOMAIN}`, subject, html }));
+      assert.equal(pipeline.refusalForSize(200 * 1024), null, 'room while nothing is in processing');
+      const first = pipeline.submit({ source: 'http', authorization: `Bearer ${h.sender.key}`, contentType: 'application/json', idempotencyKey: undefined, body: json('first', bigHtml(200 * 1024)) });
+      assert.equal(pipeline.refusalForSize(200 * 1024)?.type, 'server_busy', 'a second large one has no room');
+      assert.equal(pipeline.refusalForSize(1024), null, 'small ones never wait');
+      const app = buildApp(h.deps, { pipeline });
+      try {
+        const big = json('second', bigHtml(200 * 1024));
+        const res = await app.inject({ method: 'POST', url: '/v1/send', headers: { authorization: `Bearer ${h.sender.key}`, 'content-type': 'application/json', 'content-length': String(big.length) }, payload: big });
+        assert.equal(res.statusCode, 503);
+        assert.equal(res.json<{ error: { type: string } }>().error.type, 'server_busy');
+        assert.ok(Number(res.headers['retry-after']) >= 1);
+        assert.equal((await first).kind, 'accepted');
+        assert.equal(pipeline.refusalForSize(200 * 1024), null, 'room again once the first is committed');
+        const stored = await h.deps.db.selectFrom('messages').select('subject').execute();
+        assert.deepEqual(stored.map((m) => m.subject), ['first'], 'nothing stored for the refusal');
+      } finally {
+        await app.close();
+      }
     });
   });
 }

@@ -8,7 +8,14 @@ import { sendError } from '../send-error.js';
  */
 export function sendRoute(pipeline: SubmitPipeline, requireKey: onRequestHookHandler): FastifyPluginAsync {
   return async (app) => {
-    app.post('/v1/send', { onRequest: requireKey }, async (req, reply) => {
+    // After the key, before the body: a large body that the pipeline would refuse for want of room
+    // (503 server_busy) is refused from its Content-Length, never read.
+    const roomForBody: onRequestHookHandler = async (req, reply) => {
+      const declared = Number(req.headers['content-length']);
+      const refusal = Number.isFinite(declared) && declared > 0 ? pipeline.refusalForSize(declared) : null;
+      if (refusal !== null) return sendError(reply, refusal);
+    };
+    app.post('/v1/send', { onRequest: [requireKey, roomForBody] }, async (req, reply) => {
       const idem = req.headers['idempotency-key'];
       const result = await pipeline.submit({
         source: 'http',
