@@ -11,8 +11,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-properties': ['error',
-        { object: 'Date', property: 'now', message: 'Time comes from deps.clock (DESIGN.md convention 1).' },
-        { object: 'process', property: 'env', message: 'Configuration comes from deps.config (DESIGN.md convention 1).' }],
+        { object: 'Date', property: 'now', message: 'Time comes from deps.clock: side effects come in through Deps (see CONTRIBUTING.md, Conventions).' },
+        { object: 'process', property: 'env', message: 'Configuration comes from deps.config: side effects come in through Deps (see CONTRIBUTING.md, Conventions).' }],
     },
   },
   {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 03: the SMTP relay against swaks, a client Posthorn did not write. Starts `posthorn serve`
+# The SMTP relay against swaks, a client Posthorn did not write. Starts `posthorn serve`
 # in sandbox mode on a fresh data dir, sends one message over STARTTLS and one over implicit TLS
 # (RFC 8314) with the sandbox's SMTP login, and checks that a wrong password is refused.
 # Called by .ci/run; runs on its own too (installs swaks with apt when run as root).

@@ -82,8 +82,9 @@ function entry<K extends keyof Config>(e: ConfigEntry<K>): ConfigEntry {
 const sandboxed = <T>(c: Partial<Config>, inSandbox: T, otherwise: T): T => (c.sandbox ? inSandbox : otherwise);
 
 /**
- * Every key, in resolution order: a default may read only keys above it. operations.md fixes the
- * variable names; entries after POSTHORN_SANDBOX's block are additions documented the same way.
+ * Every key, in resolution order: a default may read only keys above it. The variable names up to
+ * POSTHORN_SANDBOX's block are the operator-facing set the README and docs/config.md promise (a
+ * test checks none is dropped); entries after it are additions documented the same way.
  */
 export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
   entry({ key: 'configFile', env: 'POSTHORN_CONFIG_FILE', parse: (t) => t, default: () => null, defaultText: 'none',
@@ -125,19 +126,19 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     defaultText: 'none', description: '`host:port` smarthost: all outbound mail goes there instead of MX.' }),
   entry({ key: 'retrySchedule', env: 'POSTHORN_RETRY_SCHEDULE', parse: p.parseDurations,
     default: () => [60_000, 300_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000],
-    defaultText: '`1m,5m,15m,30m,1h,2h,4h`', description: 'Soft-bounce backoff; the last step repeats until the queue lifetime ends (decisions §14).' }),
+    defaultText: '`1m,5m,15m,30m,1h,2h,4h`', description: 'Soft-bounce backoff; the last step repeats until the queue lifetime ends, about three days of retries by default.' }),
   entry({ key: 'maxQueueLifetime', env: 'POSTHORN_MAX_QUEUE_LIFETIME', parse: p.parseDuration, default: () => 72 * 3_600_000,
-    defaultText: '`72h`', description: 'Give up on a soft-bouncing recipient after this (decisions §14).' }),
+    defaultText: '`72h`', description: 'Give up on a soft-bouncing recipient after this; it then gets a `failed` event.' }),
   entry({ key: 'webhookAllowPrivate', env: 'POSTHORN_WEBHOOK_ALLOW_PRIVATE', parse: p.parseBool, default: (c) => c.sandbox === true,
     defaultText: '`1` in sandbox, `0` otherwise', description: '`1`: allow webhook URLs on loopback and private addresses (local development, tests).' }),
   entry({ key: 'bodyRetention', env: 'POSTHORN_BODY_RETENTION', parse: p.parseDuration, default: () => 30 * 86_400_000,
-    defaultText: '`30d`', description: 'How long message bodies are kept; events outlive them (120 days, spec part 6; decisions §12).' }),
+    defaultText: '`30d`', description: 'How long message bodies are kept; events outlive them (events are kept 120 days).' }),
   entry({ key: 'eventsRateLimit', env: 'POSTHORN_EVENTS_RATE_LIMIT', parse: (t) => p.parseInteger(t, 1, 100_000), default: () => 10,
-    defaultText: '`10`', description: 'GET /v1/events requests per second per API key before 429 (spec 4.2 rule 4).' }),
+    defaultText: '`10`', description: 'GET /v1/events requests per second per API key before 429 (see docs/api.md).' }),
   entry({ key: 'domainRecheckInterval', env: 'POSTHORN_DOMAIN_RECHECK_INTERVAL', parse: p.parseDuration, default: () => 86_400_000,
-    defaultText: '`24h`', description: 'How often verified domains are re-checked (spec 2.4: daily).' }),
+    defaultText: '`24h`', description: 'How often verified domains are re-checked (daily by default).' }),
   entry({ key: 'domainGracePeriod', env: 'POSTHORN_DOMAIN_GRACE_PERIOD', parse: p.parseDuration, default: () => 72 * 3_600_000,
-    defaultText: '`72h`', description: 'A verified domain whose records keep failing this long becomes unverified (decisions §15).' }),
+    defaultText: '`72h`', description: 'A verified domain whose records keep failing this long becomes unverified; until then it is in `warning` and still sends.' }),
   entry({ key: 'logLevel', env: 'POSTHORN_LOG_LEVEL', parse: p.parseLogLevel, default: () => 'info', defaultText: '`info`',
     description: 'Log level (fatal, error, warn, info, debug, trace, silent); logs go to stderr as JSON.' }),
   entry({ key: 'mxMaxConnections', env: 'POSTHORN_MX_MAX_CONNECTIONS', parse: (t) => p.parseInteger(t, 1, 1000), default: () => 10,
@@ -150,10 +151,10 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     defaultText: '`2` (or the number of CPU cores when fewer)',
     description: 'Worker threads that parse large send bodies and render large messages (over 64 KiB) off the event loop; `0` does it on the main thread.' }),
   entry({ key: 'webhookTimeout', env: 'POSTHORN_WEBHOOK_TIMEOUT', parse: p.parseTimerDuration, default: () => 15_000,
-    defaultText: '`15s`', description: 'Limit on one webhook POST, connect to response (issue 04); a timeout counts as a failed attempt. At most 2147483647ms (about 24.8 days, the longest Node timer).' }),
+    defaultText: '`15s`', description: 'Limit on one webhook POST, connect to response; a timeout counts as a failed attempt. At most 2147483647ms (about 24.8 days, the longest Node timer).' }),
   entry({ key: 'webhookRetrySchedule', env: 'POSTHORN_WEBHOOK_RETRY_SCHEDULE', parse: p.parseDurations,
     default: () => [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
-    defaultText: '`5s,5m,30m,2h,5h,10h,10h`', description: 'Delays before each retry of a webhook that got no 2xx; after the last one it is given up (about a day, decisions §17).' }),
+    defaultText: '`5s,5m,30m,2h,5h,10h,10h`', description: 'Delays before each retry of a webhook that got no 2xx; after the last one it is given up (about a day in all; see docs/webhooks.md).' }),
   entry({ key: 'webhookDisableAfter', env: 'POSTHORN_WEBHOOK_DISABLE_AFTER', parse: p.parseDuration, default: () => 5 * 86_400_000,
     defaultText: '`5d`', description: 'An endpoint that has failed every attempt for this long is disabled with a warning notice (a 410 Gone disables it at once).' }),
   entry({ key: 'webhookConcurrency', env: 'POSTHORN_WEBHOOK_CONCURRENCY', parse: (t) => p.parseInteger(t, 1, 10_000), default: () => 512,
