@@ -10,7 +10,7 @@ import type { Database } from './storage/database.js';
 import type { DialectName } from './storage/open-database.js';
 
 /**
- * Every side effect Posthorn has, passed in (DESIGN.md convention 1). main.ts builds the real
+ * Every side effect Posthorn has, passed in (CONTRIBUTING.md, Conventions). main.ts builds the real
  * ones; test/helpers/test-deps.ts builds real databases with a fake clock and a loopback resolver.
  */
 export interface Deps {

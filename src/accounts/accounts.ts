@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import type { AccountTable } from '../storage/database.js';
 import { CommandError } from '../core/command-error.js';
 
-/** The default send rate of spec part 8 (decisions §6: a per-account setting, 5 by default). */
+/** The default send rate, messages per second: a per-account setting (docs/api.md, Rate limits and quota). */
 export const DEFAULT_RATE_LIMIT = 5;
 
 /** Creates an account; names are unique. */

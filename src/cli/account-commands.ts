@@ -28,7 +28,7 @@ export const accountCreate: Command = {
   }),
 };
 
-/** `account set NAME [--rate-limit N] [--monthly-quota N|none]`: the per-account limits of decisions §6 and §8. */
+/** `account set NAME [--rate-limit N] [--monthly-quota N|none]`: the per-account send rate and monthly quota (docs/api.md, Rate limits and quota). */
 export const accountSet: Command = {
   words: 'account set', args: ['NAME'], options: ['rate-limit', 'monthly-quota'],
   run: ({ config, args, options }) => {

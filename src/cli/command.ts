@@ -44,7 +44,7 @@ export interface Command {
 
 /**
  * Opens the database (running migrations), runs `fn`, and closes it again, so a command works
- * while a server runs on the same database (operations.md).
+ * while a server runs on the same database (the CLI is for use beside a running server).
  */
 export async function withDeps<T>(config: Readonly<Config>, fn: (deps: Runtime) => Promise<T>): Promise<T> {
   const deps = await buildDeps(config);

@@ -65,7 +65,7 @@ export const domainVerify: Command = {
   run: ({ config, args }) => withDeps(config, async (deps) => {
     const row = await findDomain(deps, args[0]);
     if (row.sandbox === 1) {
-      // Sandbox mail never leaves the machine, so its domain needs no DNS (operations.md, sandbox mode).
+      // Sandbox mail never leaves the machine, so its domain needs no DNS.
       return {
         json: { domain: row.name, status: row.status, sandbox: true, checks: null, note: 'sandbox domain: verified without DNS' },
         text: `${row.name} is the sandbox domain: verified without DNS (its mail never leaves this machine)`,

@@ -2,7 +2,7 @@ import { issueApiKey } from '../credentials/issue-api-key.js';
 import { findDomain } from '../domains/add-domain.js';
 import { withDeps, type Command } from './command.js';
 
-/** `key create DOMAIN`: a new key; the domain's previous key gets 401 at once (decisions §16). */
+/** `key create DOMAIN`: a new key; the domain's previous key gets 401 at once (one key per domain: docs/api.md, Authentication). */
 export const keyCreate: Command = {
   words: 'key create', args: ['DOMAIN'], options: [],
   run: ({ config, args }) => withDeps(config, async (deps) => {

@@ -25,7 +25,7 @@ const COMMANDS: Command[] = [
   secretsStatusCommand, secretsRotateCommand,
 ];
 
-/** operations.md names these too; they arrive with later issues. */
+/** Planned commands, not built yet: named so `posthorn` says so instead of "unknown command". */
 const NOT_BUILT_YET = ['user create'];
 
 /** Options every command takes. */
@@ -33,7 +33,7 @@ const GLOBAL_OPTIONS: (keyof CliOptions)[] = ['json', 'help'];
 
 /**
  * Runs one `posthorn` command and returns its exit status: 0 success, 1 refused or failed, 2 bad
- * usage. A refusal is one line on stderr (operations.md); with `--json`, stdout carries exactly
+ * usage. A refusal is one line on stderr; with `--json`, stdout carries exactly
  * one JSON document (the result, or `{"error"}`) and logs stay on stderr.
  */
 export async function main(argv: string[]): Promise<number> {

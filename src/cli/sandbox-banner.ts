@@ -7,7 +7,7 @@ function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A POST /v1/send the newcomer can paste as is (interface.md §4.1). */
+/** A POST /v1/send the newcomer can paste as is (docs/api.md, `POST /v1/send`). */
 export function sandboxCurl(w: SandboxWelcome): string {
   const body = JSON.stringify({ from: `Posthorn Sandbox <${w.from}>`, to: 'you@example.com', subject: 'Hello from Posthorn', text: 'It works.' });
   return [
@@ -18,7 +18,7 @@ export function sandboxCurl(w: SandboxWelcome): string {
   ].join(' \\\n');
 }
 
-/** The block printed once on the sandbox's first start (operations.md, sandbox mode). */
+/** The block printed once on the sandbox's first start (README, Quick start). */
 export function sandboxBanner(w: SandboxWelcome): string {
   return [
     '',

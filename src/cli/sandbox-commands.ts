@@ -6,7 +6,7 @@ import { iso, withDeps, type Command } from './command.js';
 
 const LIST_LIMIT = 100;
 
-/** `sandbox list`: the newest messages the sandbox kept instead of sending (operations.md). */
+/** `sandbox list`: the newest messages the sandbox kept instead of sending. */
 export const sandboxList: Command = {
   words: 'sandbox list', args: [], options: [],
   run: ({ config }) => withDeps(config, async (deps) => {

@@ -1,7 +1,7 @@
 import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../credentials/smtp-credentials.js';
 import { withDeps, type Command } from './command.js';
 
-/** `smtp-credential create DOMAIN`: a new relay login; the domain's API key and other logins are untouched (spec 5.8). */
+/** `smtp-credential create DOMAIN`: a new relay login; the domain's API key and other logins are untouched. */
 export const smtpCredentialCreate: Command = {
   words: 'smtp-credential create', args: ['DOMAIN'], options: [],
   run: ({ config, args }) => withDeps(config, async (deps) => {

@@ -1,7 +1,7 @@
 import { ROLES } from '../core/roles.js';
 import { SUPPRESSION_REASONS } from '../storage/database.js';
 
-/** `posthorn --help`. Command names are the ones operations.md fixes. */
+/** `posthorn --help`. Command names are a public interface (scripts call them); the README documents them. */
 export const USAGE = `Usage: posthorn <command> [arguments] [--json]
 
 Commands:

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-/** `20s`, `72h`, `1.5m` → milliseconds (operations.md: durations accept ms, s, m, h, d). */
+/** `20s`, `72h`, `1.5m` → milliseconds (durations accept ms, s, m, h and d: docs/config.md). */
 export function parseDuration(text: string): number {
   const m = DURATION.exec(text.trim());
   if (!m) throw new Error(`expected a duration such as 500ms, 20s, 5m, 72h or 30d, got "${text}"`);

@@ -1,6 +1,7 @@
 /**
- * The API error table (DESIGN.md convention 6): every error type with its HTTP status, docs path
- * and SMTP reply. Spec part 7 gives the first five; decisions §4, §7, §8 add the rest.
+ * The API error table, the one place a refusal becomes a protocol answer (refusals are values:
+ * CONTRIBUTING.md, Conventions): every error type with its HTTP status, docs path and SMTP reply.
+ * docs/api.md (Errors) lists the types.
  */
 export const API_ERROR_TYPES = [
   'invalid_request',
@@ -23,7 +24,7 @@ export type ApiErrorType = (typeof API_ERROR_TYPES)[number];
 
 export interface ErrorSpec {
   status: number;
-  /** SMTP reply for the relay (issue 03): basic code and enhanced status code (RFC 3463). */
+  /** SMTP reply for the relay: basic code and enhanced status code (RFC 3463). */
   smtp: { code: number; enhanced: string };
 }
 
@@ -63,7 +64,7 @@ export function apiError(type: ApiErrorType, message: string, field?: string, re
   return err;
 }
 
-/** The JSON body of spec part 7: `{ error: { type, message, field?, docs } }`. */
+/** The JSON error body of every API refusal (docs/api.md, Errors): `{ error: { type, message, field?, docs } }`. */
 export function errorBody(err: ApiError): { error: { type: ApiErrorType; message: string; field?: string; docs: string } } {
   const body: { type: ApiErrorType; message: string; field?: string; docs: string } = {
     type: err.type,
@@ -77,7 +78,7 @@ export function errorBody(err: ApiError): { error: { type: ApiErrorType; message
 /** Spec 5.7: every authentication failure is the same 401, which does not say which cause applies. */
 export const UNAUTHORIZED: ApiError = Object.freeze({ type: 'invalid_key', message: 'The API key is missing, malformed, revoked or not valid.' });
 
-/** Whole seconds to wait before a retry, at least 1 (decisions §6: Retry-After in whole seconds). */
+/** Whole seconds to wait before a retry, at least 1: Retry-After is given in whole seconds (RFC 9110 §10.2.3), rounded up so a client never retries early. */
 export function retryAfterSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }

@@ -1,4 +1,4 @@
-/** Wall-clock time in epoch milliseconds; the only source of "now" (DESIGN.md convention 1 and 2). */
+/** Wall-clock time in epoch milliseconds; the only source of "now": side effects come in through Deps, and SQL never calls now() (CONTRIBUTING.md, Conventions). */
 export interface Clock {
   now(): number;
 }

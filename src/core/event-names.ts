@@ -1,4 +1,4 @@
-/** The ten event types of spec part 6, in lifecycle order. */
+/** The ten event types (docs/api.md, `GET /v1/events`), in lifecycle order. */
 export const EVENT_NAMES = [
   'accepted-by-system',
   'rejected-by-system',
@@ -16,7 +16,7 @@ export type EventName = (typeof EVENT_NAMES)[number];
 
 const known: ReadonlySet<string> = new Set(EVENT_NAMES);
 
-/** True when `name` is one of the ten event types (decisions §11: anything else is a 400). */
+/** True when `name` is one of the ten event types (a `type` filter naming anything else is a 400). */
 export function isEventName(name: string): name is EventName {
   return known.has(name);
 }

@@ -1,7 +1,7 @@
 import { monotonicFactory } from 'ulidx';
 import { randomBytes } from 'node:crypto';
 
-/** Prefixes of the public identifiers Posthorn hands out (spec 2.1, decisions §10). */
+/** Prefixes of the public identifiers Posthorn hands out (`msg_…`, `evt_…`, …: docs/api.md). */
 export const ID_PREFIXES = ['msg', 'evt', 'acc', 'dom', 'key', 'rcp', 'job', 'cred', 'sup', 'ntc', 'whe', 'whd', 'wha', 'rpt'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
@@ -31,7 +31,7 @@ function pooledRandom(): () => number {
   };
 }
 
-/** ULID-based ids; monotonic within one millisecond (decisions §11 tie-break by id). */
+/** ULID-based ids; monotonic within one millisecond, so events of the same millisecond page in a stable order when ties are broken by id. */
 export function createIds(): Ids {
   const ulid = monotonicFactory(pooledRandom());
   return {

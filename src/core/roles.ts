@@ -1,6 +1,6 @@
 import { CommandError } from './command-error.js';
 
-/** The roles `posthorn serve` can run (operations.md; DESIGN.md "Roles and scale"). */
+/** The roles `posthorn serve` can run (docs/architecture.md, Roles). */
 export const ROLES = ['api', 'smtp', 'inbound', 'delivery', 'webhooks', 'scheduler'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-// decisions §16: at least 256 random bits, a `ph_` prefix and a short public part, so secret
+// At least 256 random bits, a `ph_` prefix and a short public part, so secret
 // scanners can recognise a leaked key and listings can show which key is which.
 const KEY_SHAPE = /^ph_([0-9a-f]{8})_([A-Za-z0-9_-]{43})$/;
 
@@ -17,8 +17,8 @@ export function looksLikeApiKey(key: string): boolean {
 
 /**
  * SHA-256 of the whole key. A fast hash is right here: the key carries 256 random bits, so there
- * is nothing to brute-force, and a lookup by hash needs no per-key salt (decisions §16 asks for a
- * slow hash only for SMTP passwords, which people may choose).
+ * is nothing to brute-force, and a lookup by hash needs no per-key salt (a slow hash is
+ * needed only for SMTP passwords, which people may choose).
  */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');

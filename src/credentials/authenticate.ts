@@ -11,7 +11,7 @@ export function domainTracking(row: { track_opens: number; track_clicks: number;
 /** Who is calling: the key, its sending domain and the domain's account. */
 export interface AuthContext {
   keyId: string;
-  /** `tracking`: the domain's defaults for open and click tracking and unsubscribe (issue 04). */
+  /** `tracking`: the domain's defaults for open and click tracking and unsubscribe (docs/tracking.md). */
   domain: { id: string; name: string; status: DomainStatus; sandbox: boolean; tracking: TrackingFlags };
   account: { id: string; rateLimit: number; monthlyQuota: number | null };
 }
@@ -19,9 +19,9 @@ export interface AuthContext {
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
- * Resolves an `Authorization` header to its active key (spec part 5). Every failure — missing or
+ * Resolves an `Authorization` header to its active key (docs/api.md, Authentication). Every failure — missing or
  * malformed header, unknown key, revoked key — is the same `null`, so the 401 cannot say which
- * (spec 5.7). Not cached: a replaced key must fail at once, even when another process replaced it.
+ * and gives a caller nothing to probe with. Not cached: a replaced key must fail at once, even when another process replaced it.
  * Outside sandbox mode a key of the sandbox domain is refused like an unknown one (see
  * sandbox/retire-sandbox.ts): a production server never honours sandbox credentials.
  */

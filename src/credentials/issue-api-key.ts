@@ -4,7 +4,7 @@ import type { Ids } from '../core/ids.js';
 import type { Database } from '../storage/database.js';
 import { formatApiKey, hashApiKey } from './api-key-format.js';
 
-/** A freshly issued key: the value is returned once and never stored (decisions §16). */
+/** A freshly issued key: the value is returned once and never stored, only its hash. */
 export interface IssuedKey {
   key: string;
   prefix: string;

@@ -8,7 +8,7 @@ export interface ScryptParams {
 }
 
 /**
- * decisions §16 asks for a slow password hash for SMTP credentials. N=2^15, r=8 needs 32 MiB and
+ * SMTP passwords get a slow password hash, since a stolen database must not give them away cheaply. N=2^15, r=8 needs 32 MiB and
  * roughly 100 ms of one thread-pool core per hash: the OWASP minimum for scrypt, and cheap enough
  * for the relay's logins.
  */
@@ -34,7 +34,7 @@ function maxmem({ N, r, p }: ScryptParams): number {
 
 /**
  * node:crypto's callback `scrypt` runs on libuv's thread pool, i.e. off the event loop, so a burst
- * of SMTP logins does not stall the relay's other connections or the HTTP API (DESIGN.md 11).
+ * of SMTP logins does not stall the relay's other connections or the HTTP API (CPU-heavy work stays off the event loop).
  */
 function derive(password: string, salt: Buffer, keyLength: number, params: ScryptParams): Promise<Buffer> {
   const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: maxmem(params) };

@@ -4,7 +4,7 @@ import { findDomain } from '../domains/add-domain.js';
 import { domainTracking, type AuthContext } from './authenticate.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 
-/** A freshly made SMTP login: the password is returned once and only its hash is stored (decisions §16). */
+/** A freshly made SMTP login: the password is returned once and only its hash is stored. */
 export interface CreatedSmtpCredential {
   id: string;
   domain: string;
@@ -35,7 +35,7 @@ const DUMMY_HASH = 'scrypt$32768$8$1$15SSoWrDIviZfgcVDujYnw$Gjh52c-MerJUOV3lyFWY
 
 /**
  * Makes a new relay login for `domainName` (`posthorn smtp-credential create`). A domain may have
- * several; they are independent of its API key (spec 5.8). The password is 256 random bits,
+ * several; they are independent of its API key (README, The SMTP relay). The password is 256 random bits,
  * base64url (43 characters), hashed with scrypt off the event loop before it is stored.
  */
 export async function createSmtpCredential(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, domainName: string): Promise<CreatedSmtpCredential> {
@@ -60,7 +60,7 @@ export async function createSmtpCredential(deps: Pick<Deps, 'db' | 'clock' | 'id
   }
 }
 
-/** Revokes one login at once, leaving the domain's other logins and its API key alone (spec 5.8). */
+/** Revokes one login at once, leaving the domain's other logins and its API key alone. */
 export async function revokeSmtpCredential(deps: Pick<Deps, 'db' | 'clock'>, username: string): Promise<{ username: string; revoked: true }> {
   const result = await deps.db.updateTable('smtp_credentials')
     .set({ revoked_at: deps.clock.now() })

@@ -4,7 +4,7 @@ import type { Ids } from '../core/ids.js';
 import { enqueueWebhooks } from '../webhooks/enqueue-webhooks.js';
 import { noticePayload } from '../webhooks/notice-payload.js';
 
-/** Operator-facing notices (dashboard, and the domain's webhook: decisions §15). */
+/** Operator-facing notices (dashboard, and the domain's webhook: docs/webhooks.md). */
 export const NOTICE_KINDS = ['domain.warning', 'domain.unverified', 'domain.recovered', 'domain.complaint_rate', 'webhook.disabled'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
