@@ -1,11 +1,11 @@
 import type { Selectable } from 'kysely';
 import type { EventTable } from '../storage/database.js';
 
-/** One element of `events` in GET /v1/events: spec 2.2's five fields plus decisions §10's four. */
+/** One element of `events` in GET /v1/events: the fields docs/api.md lists for `GET /v1/events`. */
 export interface EventRecord {
   id: string;
   event: string;
-  /** Always `YYYY-MM-DDTHH:MM:SS.sssZ` (decisions §10). */
+  /** Always `YYYY-MM-DDTHH:MM:SS.sssZ`, UTC to the millisecond, so every record sorts and parses alike. */
   occurred_at: string;
   message_id: string;
   from: string;
@@ -15,7 +15,7 @@ export interface EventRecord {
   details: Record<string, unknown>;
 }
 
-/** Maps a stored `events` row to its API record (decisions §10). */
+/** Maps a stored `events` row to its API record (docs/api.md, `GET /v1/events`). */
 export function toEventRecord(row: Selectable<EventTable>): EventRecord {
   return {
     id: row.id,

@@ -1,7 +1,7 @@
 import { apiError, type ApiError } from '../core/api-errors.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../core/event-names.js';
 
-/** A validated GET /v1/events query (spec 4.2). `start` and `end` are inclusive epoch ms. */
+/** A validated GET /v1/events query (docs/api.md, `GET /v1/events`). `start` and `end` are inclusive epoch ms. */
 export interface EventsFilter {
   limit: number;
   offset: number;
@@ -12,7 +12,7 @@ export interface EventsFilter {
   end?: number;
 }
 
-/** Spec 4.2 / part 8: page size 1 to 100, default 25. */
+/** Page size 1 to 100, default 25 (docs/api.md). */
 export const DEFAULT_EVENTS_LIMIT = 25;
 export const MAX_EVENTS_LIMIT = 100;
 /**
@@ -44,7 +44,7 @@ export type ParsedEventsQuery = { ok: true; filter: EventsFilter } | { ok: false
 
 /**
  * Validates a parsed query string into an EventsFilter, or the 400 `invalid_request` naming the
- * rejected parameter (spec 4.2 rule 4, decisions §11). Unknown and repeated parameters are refused.
+ * rejected parameter, so a client learns what to fix. Unknown and repeated parameters are refused.
  */
 export function parseEventsQuery(query: unknown): ParsedEventsQuery {
   const raw: Record<string, unknown> = typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
@@ -100,7 +100,7 @@ export function parseEventsQuery(query: unknown): ParsedEventsQuery {
     else end = parsed;
   }
   if (start && end && isAfter(start, end)) return fail('end', 'end must not be before start');
-  // Events are stored to the millisecond and both bounds are inclusive (decisions §11): a start
+  // Events are stored to the millisecond and both bounds are inclusive (docs/api.md): a start
   // inside a millisecond begins at the next whole one, an end inside one ends at that one.
   if (start) filter.start = start.ms + (start.sub === '' ? 0 : 1);
   if (end) filter.end = end.ms;

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { dropExpiredEventPartitions } from '../storage/event-partitions.js';
 
-/** Spec part 6 and 8: events are kept 120 days on every plan (decisions §12). */
+/** Events are kept 120 days on every plan (docs/api.md), then purged. */
 export const EVENT_RETENTION_MS = 120 * 86_400_000;
 
 /**
@@ -32,8 +32,8 @@ export interface PurgeCounts {
 
 /**
  * Removes what retention no longer allows, as of `deps.clock.now()`: events older than 120 days,
- * message bodies older than `config.bodyRetention` (the message row and its events stay, decisions
- * §12), expired idempotency keys (decisions §7), idle rate-limit rows, feedback dedupe keys as old
+ * message bodies older than `config.bodyRetention` (the message row and its events stay),
+ * expired idempotency keys (kept 24 hours), idle rate-limit rows, feedback dedupe keys as old
  * as the events they guard, and — like bodies, since they hold message copies and payloads —
  * processed inbound reports, finished webhook deliveries and the webhook delivery log. Safe to run on several
  * nodes at once. Deletes go through `WHERE key IN (SELECT … LIMIT n)` because neither SQLite
@@ -51,7 +51,7 @@ export async function purgeRetention(
   // rate_limits.tat is in microseconds (rate-limit/db-rate-limiter.ts).
   const rateCutoff = (now - RATE_LIMIT_IDLE_MS) * 1000;
 
-  // On PostgreSQL whole months go as a partition drop (DESIGN.md); the batched delete below then
+  // On PostgreSQL whole months go as a partition drop (cheap, no row-by-row delete); the batched delete below then
   // only trims the month the cutoff falls in (and rows that sat in the DEFAULT partition).
   const eventPartitions = (await dropExpiredEventPartitions(db, deps.dialect, eventCutoff)).length;
   const events = await inBatches(batch, async () => (await db.deleteFrom('events')

@@ -4,7 +4,7 @@ import type { Database } from '../storage/database.js';
 import { toEventRecord, type EventRecord } from './event-record.js';
 import type { EventsFilter } from './parse-events-query.js';
 
-/** The GET /v1/events response body (spec 4.2). */
+/** The GET /v1/events response body (docs/api.md, `GET /v1/events`). */
 export interface EventsPage {
   /** Events matching the filter, not the number returned. */
   total: number;
@@ -14,14 +14,13 @@ export interface EventsPage {
 }
 
 /**
- * One page of a domain's events, newest first with ties broken by id descending (decisions §11:
- * ids are time-ordered ULIDs, so the order is total and paging neither repeats nor skips), plus the
+ * One page of a domain's events, newest first with ties broken by id descending (ids are time-ordered ULIDs, so the order is total and paging neither repeats nor skips), plus the
  * count of every matching event. Both queries share one filter expression.
  */
 export async function queryEvents(deps: Pick<Deps, 'db'>, domainId: string, filter: EventsFilter): Promise<EventsPage> {
   const where = matching(domainId, filter);
-  // Two statements may see different snapshots while events arrive; spec 4.2 rule 2 accepts that
-  // a live filter shifts and tells clients to pin `end` for a stable set.
+  // Two statements may see different snapshots while events arrive; that is accepted: a live
+  // filter shifts anyway, and clients pin `end` for a stable set (docs/api.md).
   const [rows, count] = await Promise.all([
     deps.db.selectFrom('events').selectAll().where(where)
       .orderBy('occurred_at', 'desc').orderBy('id', 'desc')

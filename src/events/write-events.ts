@@ -26,7 +26,7 @@ export interface NewEvent {
   suppress?: SuppressionReason | false;
 }
 
-/** Which suppression reason an event implies by itself (decisions §13); `failed` suppresses only when the bounce says so. */
+/** Which suppression reason an event implies by itself (docs/api.md, Suppression); `failed` suppresses only when the bounce says so. */
 function impliedSuppression(e: NewEvent): SuppressionReason | undefined {
   if (e.suppress === false) return undefined;
   switch (e.event) {
@@ -38,7 +38,7 @@ function impliedSuppression(e: NewEvent): SuppressionReason | undefined {
 }
 
 /**
- * The one place events are stored (DESIGN.md): inside the caller's transaction (the type demands one) it inserts the
+ * The one place events are stored (CONTRIBUTING.md, Conventions): inside the caller's transaction (the type demands one) it inserts the
  * events, applies their side effects — suppression on a hard `failed`, `complained`,
  * `unsubscribed` — and writes a webhook outbox row for each event whose domain has an active
  * endpoint, so an event is stored and queued for its webhook together or not at all.
@@ -51,7 +51,7 @@ export async function writeEvents(db: Transaction<Database>, events: readonly Ne
     details: JSON.stringify(e.details), occurred_at: e.occurredAt,
   }));
   await insertChunked(db, 'events', rows);
-  // The body is the record GET /v1/events returns for the same row (decisions §17), fixed now so
+  // The body is the record GET /v1/events returns for the same row (docs/webhooks.md), fixed now so
   // every attempt sends, and signs, the same bytes.
   await enqueueWebhooks(db, rows.map((row) => ({
     domainId: row.domain_id, id: row.id, event: row.event, payload: () => webhookPayload(toEventRecord(row)), at: row.occurred_at,

@@ -5,7 +5,7 @@ import { skipLocked } from '../storage/skip-locked.js';
 /**
  * Claims up to `limit` due jobs of `kind` for `workerId`. A claim moves `run_at` to the end of the
  * lease, so jobs of a worker that crashed become due again by themselves when the lease ends
- * (issue 02 §1); completing or rescheduling a job replaces that `run_at`.
+ * and nothing is lost; completing or rescheduling a job replaces that `run_at`.
  */
 export async function claimJobs(
   deps: Pick<Deps, 'db' | 'dialect' | 'clock'>, kind: string, workerId: string, limit: number, leaseMs: number,

@@ -4,7 +4,7 @@ export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
 /**
  * A per-key rate limit of `perSecond` with a burst of the same size. The memory implementation
  * serves SQLite (one process holds all state); PostgreSQL deployments use the database one, so
- * the limit is shared by every node (DESIGN.md "Roles and scale", decisions §6).
+ * the limit is shared by every node (docs/architecture.md, Roles).
  */
 export interface RateLimiter {
   take(key: string, perSecond: number, now: number): Promise<RateDecision>;

@@ -5,10 +5,10 @@ import { createSmtpCredential } from '../credentials/smtp-credentials.js';
 import type { RelayPorts } from '../smtp/start-relay.js';
 import { addDomain } from '../domains/add-domain.js';
 
-/** The sandbox's demo account, domain and from address (operations.md, sandbox mode). */
+/** The sandbox's demo account, domain and from address (README, Quick start). */
 export const SANDBOX = { account: 'demo', domain: 'sandbox.posthorn.test', from: 'hello@sandbox.posthorn.test', setting: 'sandbox.bootstrapped' } as const;
 
-/** What the sandbox's first start hands the newcomer, once (operations.md, sandbox mode). */
+/** What the sandbox's first start hands the newcomer, once (README, Quick start). */
 export interface SandboxWelcome {
   apiBaseUrl: string;
   key: string;
@@ -17,7 +17,7 @@ export interface SandboxWelcome {
   account: string;
   /** The self-signed certificate to trust (curl --cacert), or null when the operator supplied one. */
   caCertPath: string | null;
-  /** The SMTP relay login (spec 4.3), and the relay's ports when the smtp role runs. */
+  /** The SMTP relay login (README, The SMTP relay), and the relay's ports when the smtp role runs. */
   smtpCredential: { username: string; password: string };
   smtp: RelayPorts | null;
 }
@@ -39,7 +39,7 @@ export async function bootstrapSandbox(deps: Deps): Promise<Omit<SandboxWelcome,
       ?? await createAccount(tx, SANDBOX.account);
     const domain = await trx.selectFrom('domains').select('id').where('name', '=', SANDBOX.domain).executeTakeFirst()
       ?? await addDomain(tx, SANDBOX.account, SANDBOX.domain, { sandbox: true });
-    // Tracking and unsubscribe on, so the sandbox shows the whole lifecycle (issue 04 §6).
+    // Tracking and unsubscribe on, so the sandbox shows the whole lifecycle (docs/tracking.md, Sandbox).
     await trx.updateTable('domains').set({ track_opens: 1, track_clicks: 1, unsubscribe: 1 }).where('id', '=', domain.id).execute();
     const { key } = await replaceApiKey(trx, deps.ids, now, domain.id);
     const smtp = await createSmtpCredential(tx, SANDBOX.domain);

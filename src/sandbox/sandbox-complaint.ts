@@ -15,7 +15,7 @@ export interface SandboxComplaintInput {
  * Builds the complaint a mailbox provider's feedback loop would send for one sandbox recipient:
  * an ARF report (RFC 5965 §2: multipart/report; report-type=feedback-report, a human-readable
  * part, a message/feedback-report part, then the reported message's header section as
- * text/rfc822-headers, which §2 item d allows in place of the whole message). The inbound path
+ * text/rfc822-headers, which RFC 5965 §2 item d allows in place of the whole message). The inbound path
  * then parses and matches it exactly as it would a real provider's report.
  */
 export function buildSandboxComplaint(input: SandboxComplaintInput): Buffer {

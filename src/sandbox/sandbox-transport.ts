@@ -4,7 +4,7 @@ import { triggerFor } from './sandbox-triggers.js';
 
 /**
  * What the sandbox answers for a recipient, chosen by the local part (before any `+tag`), so a
- * user can watch every outcome without the internet (operations.md, sandbox mode). Replies are
+ * user can watch every outcome without the internet (README, Quick start). Replies are
  * the ones real servers send, so they go through the same classification as real mail.
  * Recipients that act after delivery (open@, click@, unsubscribe@, complain@) are SANDBOX_TRIGGERS
  * (sandbox-triggers.ts); they get the ordinary 250.

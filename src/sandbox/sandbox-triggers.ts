@@ -27,7 +27,7 @@ export interface TriggerContext {
   onceKey(step: string): string;
 }
 
-/** A special sandbox recipient that acts after its `delivered` event (operations.md, sandbox mode). */
+/** A special sandbox recipient that acts after its `delivered` event (docs/tracking.md, Sandbox). */
 export interface SandboxTrigger {
   prefix: string;
   what: string;

@@ -4,16 +4,16 @@ import type { Mailbox } from '../core/mailbox.js';
 import type { AuthContext } from '../credentials/authenticate.js';
 import type { DomainStatus } from '../storage/database.js';
 
-/** A domain may send while verified, and during the grace period of a failing re-check (decisions §15). */
+/** A domain may send while verified, and during the grace period of a failing re-check (status `warning`), so one bad DNS answer does not stop mail. */
 export function canSend(status: DomainStatus): boolean {
   return status === 'verified' || status === 'warning';
 }
 
 /**
- * The sender-domain step, in the order decisions §1 fixes: the key's own domain must be verified;
+ * The sender-domain step, in the order docs/api.md (The from rules) gives: the key's own domain must be verified;
  * the domain in `from` must be a verified domain of the same account (subdomains are separate
  * domains, so an exact match); a `from` on another such domain is rewritten to the key's domain,
- * local part and display name kept (spec 4.1 rule 3). Returns the From to send with, or a 403.
+ * local part and display name kept. Returns the From to send with, or a 403.
  */
 export async function checkSenderDomain(deps: Pick<Deps, 'db'>, auth: AuthContext, from: Mailbox): Promise<Mailbox | ApiError> {
   const keyDomain = auth.domain.name;

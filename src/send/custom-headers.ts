@@ -3,9 +3,9 @@ import { controlCharacter } from '../core/text-checks.js';
 import { foldHeader } from './render-mime.js';
 
 /**
- * Headers the service owns (decisions §5): a custom header may not set them. `Bcc` is added so a
+ * Headers the service owns (docs/api.md, Fields): a custom header may not set them. `Bcc` is added so a
  * custom header can never disclose hidden recipients, and `X-Posthorn-*` because those carry
- * relay options that are removed before delivery (issue 03).
+ * relay options that are removed before delivery (README, The SMTP relay).
  */
 const OWNED = new Set([
   'dkim-signature', 'return-path', 'received', 'authentication-results', 'message-id', 'from', 'sender', 'to',

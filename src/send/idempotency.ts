@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database.js';
 
-/** decisions §7: a key is remembered 24 hours. */
+/** A key is remembered 24 hours (docs/api.md, Idempotency). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** An in-flight claim not completed in this time was abandoned (a crash): a retry may take it over. */
 const CLAIM_LEASE_MS = 60_000;
@@ -18,7 +18,7 @@ export type Claim =
   | { kind: 'in_flight' }
   | { kind: 'reused' };
 
-// decisions §7: 1 to 255 printable ASCII characters.
+// 1 to 255 printable ASCII characters (docs/api.md, Idempotency).
 const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 
 /** True when an Idempotency-Key header value is acceptable. */

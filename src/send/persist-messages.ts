@@ -4,7 +4,7 @@ import { insertChunked } from '../storage/insert-chunked.js';
 import { writeEvents, type NewEvent } from '../events/write-events.js';
 import { completeIdempotencyKey, type StoredResponse } from './idempotency.js';
 
-/** Everything one accepted message writes, committed together (DESIGN.md: the database is the queue). */
+/** Everything one accepted message writes, committed together (docs/architecture.md, "The database is the queue"). */
 export interface MessagePlan {
   message: MessageTable;
   recipients: RecipientTable[];
@@ -19,7 +19,7 @@ export type PersistResult = { kind: 'accepted' } | { kind: 'quota_exceeded' } | 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
- * decisions §8, enforced atomically: the month's count only grows while it stays within the quota,
+ * The monthly quota (each accepted recipient counts once per calendar month, UTC), enforced atomically: the month's count only grows while it stays within the quota,
  * so concurrent requests (on any node) cannot overshoot it. Returns false when refused.
  */
 async function countVolume(db: Db, v: MessagePlan['volume']): Promise<boolean> {

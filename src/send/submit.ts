@@ -27,7 +27,7 @@ export interface HttpSubmission {
   idempotencyKey: string | undefined;
 }
 
-/** A message received by the SMTP relay (spec 4.3): the same pipeline, its own first two steps. */
+/** A message received by the SMTP relay: the same pipeline, its own first two steps. */
 export interface SmtpSubmission {
   source: 'smtp';
   /** The credential the session authenticated with; read again here, so a revocation mid-session counts. */
@@ -85,7 +85,7 @@ function refused(error: ApiError, replayed = false): SubmitResult {
   return { kind: 'refused', error, replayed };
 }
 
-/** A stored response turned back into the value it was made from (decisions §7 replay). */
+/** A stored response turned back into the value it was made from (an idempotent replay: docs/api.md, Idempotency). */
 function fromStored(stored: StoredResponse): SubmitResult {
   if (stored.status === 202) return { kind: 'accepted', body: stored.body as SendResponse, replayed: true };
   const e = (stored.body as ReturnType<typeof errorBody>).error;
@@ -99,7 +99,7 @@ function toStored(result: SubmitResult): StoredResponse {
 }
 
 /**
- * Builds the pipeline of DESIGN.md: authenticate → validate → idempotency → rate limit → sender
+ * Builds the pipeline (docs/architecture.md, "The submit pipeline"): authenticate → validate → idempotency → rate limit → sender
  * domain → suppression → quota → compose → persist. Each step returns a value; a refusal stops
  * the pipeline. 202 is answered only after persist's transaction committed.
  */
@@ -114,7 +114,7 @@ export function createSubmitPipeline(deps: Deps, opts: { largeBudget?: number; l
     onBatch: (n) => deps.metrics.commitBatch.observe(n),
   });
 
-  /** decisions §13: refusals that have recipients leave a `rejected-by-system` event per recipient. */
+  /** Refusals that have recipients leave a `rejected-by-system` event per recipient. */
   async function recordRejection(auth: AuthContext, req: SendRequest, from: Mailbox, recipients: { address: string; details: Record<string, unknown> }[], result: SubmitResult, idemKey: string | undefined) {
     const now = deps.clock.now();
     const messageId = deps.ids.next('msg', now);
@@ -132,7 +132,7 @@ export function createSubmitPipeline(deps: Deps, opts: { largeBudget?: number; l
     const now = deps.clock.now();
     const id = deps.ids.next('msg', now);
     const draft = composeDraft({ id, hostname: deps.config.hostname, now, from, to: req.to, subject: req.subject, html: req.html, text: req.text, headers: req.headers });
-    // A relayed message keeps its own bytes (issue 03 §4); only its owned headers are rewritten.
+    // A relayed message keeps its own bytes (a client's MIME is passed through); only its owned headers are rewritten.
     const mime = req.mime ? rewriteSubmission(req.mime.raw, { from, messageId: draft.messageId, date: draft.date }).toString('latin1') : null;
     const content = mime === null ? JSON.stringify(draft) : null;
     const body: SendResponse = { id, status: 'queued', dkim: 'signed', dmarc: 'aligned' };
@@ -188,7 +188,7 @@ export function createSubmitPipeline(deps: Deps, opts: { largeBudget?: number; l
 
   /**
    * The first two steps: who is sending, and what. Each intake translates its own input; the rules
-   * on the result (the List-Unsubscribe conflict, decisions §5) are checked once, for both.
+   * on the result (the List-Unsubscribe conflict, docs/tracking.md) are checked once, for both.
    */
   async function authenticateAndValidate(input: HttpSubmission | SmtpSubmission): Promise<{ auth: AuthContext; req: SendRequest; key: string | undefined } | SubmitResult> {
     const first = await intake(input);

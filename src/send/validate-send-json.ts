@@ -6,9 +6,9 @@ import type { SendRequest, TrackingOverrides } from './send-request.js';
 import { jsonDepthExceeded, MAX_JSON_DEPTH } from './json-depth.js';
 
 const FIELDS = new Set(['from', 'to', 'subject', 'html', 'text', 'tags', 'headers', 'template', 'variables', 'track_opens', 'track_clicks', 'unsubscribe']);
-/** Issue 04: the per-message overrides of the domain's tracking defaults, JSON booleans. */
+/** The per-message overrides of the domain's tracking defaults, JSON booleans. */
 const TRACKING_FIELDS = [['track_opens', 'opens'], ['track_clicks', 'clicks'], ['unsubscribe', 'unsubscribe']] as const;
-/** decisions §3: `to` holds 1 to 50 recipients. */
+/** `to` holds 1 to 50 recipients (docs/api.md, Fields). */
 export const MAX_RECIPIENTS = 50;
 const MAX_TAGS = 20;
 const MAX_TAG_LENGTH = 100;
@@ -20,7 +20,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 
 function parseJsonObject(contentType: string | undefined, raw: Buffer | undefined): { body: Record<string, unknown> } | { error: ApiError } {
-  // Spec part 4: requests with a body carry Content-Type: application/json.
+  // Requests with a body carry Content-Type: application/json.
   if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
     return { error: invalid('Content-Type', 'Content-Type must be application/json') };
   }
@@ -59,7 +59,7 @@ function validateRecipients(input: unknown): Mailbox[] | ApiError {
     const mb = parseMailbox(item);
     if ('error' in mb) return invalid('to', `${label} ${mb.error}`);
     const key = mb.address.toLowerCase();
-    if (seen.has(key)) continue; // decisions §3: duplicates are sent once
+    if (seen.has(key)) continue; // duplicates (case-insensitive) are sent once
     seen.add(key);
     out.push(mb);
   }
@@ -99,7 +99,7 @@ function optionalString(body: Record<string, unknown>, field: 'html' | 'text'): 
 }
 
 /**
- * The validate step for POST /v1/send (spec 4.1 rules 1 and 5, decisions §3–§5): a SendRequest,
+ * The validate step for POST /v1/send (docs/api.md, Fields): a SendRequest,
  * or 400 `invalid_request` whose `field` names the first bad field.
  */
 export function validateSendJson(contentType: string | undefined, raw: Buffer | undefined): SendRequest | ApiError {
@@ -132,7 +132,7 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   if (html !== null && typeof html !== 'string') return html;
   const text = optionalString(body, 'text');
   if (text !== null && typeof text !== 'string') return text;
-  // Spec 4.1 rule 1 and decisions §4: with no body source at all, the field named is `html`.
+  // With no body source at all, the field named is `html`.
   if (html === null && text === null) return invalid('html', 'one of html or text is required');
   const tags = validateTags(body.tags);
   if (!Array.isArray(tags)) return tags;

@@ -1,5 +1,5 @@
 /**
- * Group commit (issue 01, DESIGN.md convention 11): items submitted while a flush is running, or
+ * Group commit: items submitted while a flush is running, or
  * within the same event-loop turn, are handed to `flush` together, so many requests share one
  * transaction and one fsync. `flush` returns one result per item, in order.
  */

@@ -1,6 +1,6 @@
 /**
  * Kysely table types: the one description of Posthorn's storage, shared by SQLite and PostgreSQL.
- * Times are epoch milliseconds in BIGINT columns (DESIGN.md convention 2: SQL never calls now()),
+ * Times are epoch milliseconds in BIGINT columns (SQL never calls now(): CONTRIBUTING.md, Conventions),
  * JSON is TEXT, flags are INTEGER 0/1, so both dialects read the same values.
  */
 export interface Database {
@@ -29,15 +29,15 @@ export interface Database {
 export interface AccountTable {
   id: string;
   name: string;
-  /** Sends per second per sending domain (decisions §6). */
+  /** Sends per second per sending domain (docs/api.md, Rate limits and quota). */
   rate_limit: number;
-  /** Accepted recipients per calendar month (UTC); null is unlimited (decisions §8). */
+  /** Accepted recipients per calendar month (UTC); null is unlimited. */
   monthly_quota: number | null;
   created_at: number;
 }
 
 export const DOMAIN_STATUSES = ['pending', 'verified', 'warning', 'unverified'] as const;
-/** pending: never verified; warning: verified, a record stopped matching (still sends); unverified: lost it (decisions §15). */
+/** pending: never verified; warning: verified, a record stopped matching (still sends); unverified: lost it. */
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
 export interface DomainTable {
@@ -45,7 +45,7 @@ export interface DomainTable {
   account_id: string;
   name: string;
   status: DomainStatus;
-  /** 1 for the sandbox domain, verified without DNS (operations.md, sandbox mode). */
+  /** 1 for the sandbox domain, verified without DNS: sandbox mail never leaves the machine. */
   sandbox: number;
   dkim_selector: string;
   dkim_private_key: string;
@@ -57,17 +57,17 @@ export interface DomainTable {
   /** JSON of the last DomainChecks. */
   last_checks: string | null;
   created_at: number;
-  /** The optional second signature (RFC 8463), on when a key is set (issue 02). */
+  /** The optional second signature (RFC 8463), on when a key is set. */
   ed25519_selector: string | null;
   ed25519_private_key: string | null;
   /** Raw 32-byte public key, base64 (RFC 8463 §4.2). */
   ed25519_public_key: string | null;
-  /** Issue 04 defaults for this domain's messages, each overridable per message (0/1). */
+  /** Tracking and unsubscribe defaults for this domain's messages (docs/tracking.md), each overridable per message (0/1). */
   track_opens: number;
   track_clicks: number;
   /** Add List-Unsubscribe and One-Click (RFC 8058) headers. */
   unsubscribe: number;
-  /** When the last complaint-rate warning notice was raised (issue 04 §5), so it is not repeated on every complaint. */
+  /** When the last complaint-rate warning notice was raised (docs/inbound.md, Complaint rate), so it is not repeated on every complaint. */
   complaint_warned_at: number | null;
 }
 
@@ -76,7 +76,7 @@ export interface ApiKeyTable {
   domain_id: string;
   /** Public part shown in listings, e.g. `ph_a1b2c3d4`. */
   prefix: string;
-  /** SHA-256 hex of the whole key; the key itself is never stored (decisions §16). */
+  /** SHA-256 hex of the whole key; the key itself is never stored. */
   key_hash: string;
   created_at: number;
   revoked_at: number | null;
@@ -95,14 +95,14 @@ export interface MessageTable {
   id: string;
   account_id: string;
   domain_id: string;
-  /** Sender address after the from rewrite (decisions §1). */
+  /** Sender address after the from rewrite (docs/api.md, The from rules). */
   from_address: string;
   subject: string;
   /** JSON array of strings. */
   tags: string;
   /**
    * JSON MessageDraft (send/message-draft.ts) fixed at submit: headers, Message-ID, Date, bodies.
-   * Null once purged by body retention (decisions §12).
+   * Null once purged by body retention (POSTHORN_BODY_RETENTION).
    */
   content: string | null;
   /** The rendered RFC 5322 message, written once when first rendered; purged with `content`. */
@@ -154,7 +154,7 @@ export interface SuppressionTable {
 export interface IdempotencyTable {
   domain_id: string;
   key: string;
-  /** SHA-256 of the canonical request, to tell a replay from a reuse (decisions §7). */
+  /** SHA-256 of the canonical request, to tell a replay from a reuse (docs/api.md, Idempotency). */
   fingerprint: string;
   state: 'in_flight' | 'done';
   response_status: number | null;
@@ -207,7 +207,7 @@ export interface SettingTable {
   value: string;
 }
 
-/** A message the sandbox transport kept instead of sending it (operations.md, sandbox mode). */
+/** A message the sandbox transport kept instead of sending it (sandbox mode). */
 export interface SandboxMessageTable {
   id: string;
   message_id: string;
@@ -223,7 +223,7 @@ export interface SandboxMessageTable {
 export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'disabled'] as const;
 export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 
-/** The one webhook endpoint of a sending domain (decisions §17). */
+/** The one webhook endpoint of a sending domain (docs/webhooks.md). */
 export interface WebhookEndpointTable {
   id: string;
   domain_id: string;
@@ -242,7 +242,7 @@ export interface WebhookEndpointTable {
 export const WEBHOOK_DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
 
-/** The durable outbox: one row per event (or notice) per endpoint, written with the event (DESIGN.md). */
+/** The durable outbox: one row per event (or notice) per endpoint, written with the event, so neither exists without the other. */
 export interface WebhookDeliveryTable {
   id: string;
   endpoint_id: string;

@@ -7,7 +7,7 @@ import * as m0004 from './migrations/0004-feedback.js';
 import * as m0005 from './migrations/0005-sandbox-triggers.js';
 import * as m0006 from './migrations/0006-partition-events.js';
 
-/** Numbered, forward-only migrations (DESIGN.md convention 3), listed in code so no file scan is needed. */
+/** Numbered, forward-only migrations (CONTRIBUTING.md, Add a migration), listed in code so no file scan is needed. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-delivery': m0002,

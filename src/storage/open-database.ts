@@ -22,7 +22,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
 /**
  * Opens the SQLite file (WAL, synchronous=FULL: a commit survives power loss) or a PostgreSQL pool.
  * This module and the dialect-specific SQL in queue/ and rate limiting are the only places that
- * know which database is behind Kysely (DESIGN.md convention 3).
+ * know which database is behind Kysely (CONTRIBUTING.md, Conventions: both databases, one schema).
  */
 export function openDatabase(opts: { databaseUrl: string | null; dataDir: string; sqliteFile?: string; pgSchema?: string; poolSize?: number }): OpenDatabase {
   if (opts.databaseUrl) {
@@ -40,7 +40,7 @@ export function openDatabase(opts: { databaseUrl: string | null; dataDir: string
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
-  // The CLI may write while a server runs on the same file (operations.md): wait, don't fail.
+  // The CLI may write while a server runs on the same file: wait, don't fail.
   sqlite.pragma('busy_timeout = 10000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });

@@ -4,7 +4,7 @@ import { normalizeDomain } from '../core/domain-name.js';
 import { findAccount } from '../accounts/accounts.js';
 import { SUPPRESSION_REASONS, type SuppressionReason, type SuppressionTable } from '../storage/database.js';
 
-/** One suppression list entry as the CLI and API show it (operations.md `suppression add`). */
+/** One suppression list entry as the CLI and API show it (`posthorn suppression add`, docs/api.md Suppression). */
 export interface SuppressionEntry {
   address: string;
   reason: SuppressionReason;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 
-/** The first schema: everything issue 01 stores, and the job queue delivery drains. */
+/** The first schema: accounts, domains, keys, messages, events, idempotency and rate limits, and the job queue delivery drains. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createTable('accounts')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -86,7 +86,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('details', 'text', (c) => c.notNull())
     .addColumn('occurred_at', 'bigint', (c) => c.notNull())
     .execute();
-  // GET /v1/events reads newest first per domain, optionally by type or message (decisions §11).
+  // GET /v1/events reads newest first per domain, optionally by type or message.
   await db.schema.createIndex('events_domain_time').on('events').columns(['domain_id', 'occurred_at', 'id']).execute();
   await db.schema.createIndex('events_domain_type_time').on('events').columns(['domain_id', 'event', 'occurred_at', 'id']).execute();
   await db.schema.createIndex('events_message').on('events').columns(['message_id', 'occurred_at']).execute();

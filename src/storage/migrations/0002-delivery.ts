@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-/** Issue 02: the sandbox mailbox, and the optional second (Ed25519, RFC 8463) DKIM key per domain. */
+/** Delivery: the sandbox mailbox, and the optional second (Ed25519, RFC 8463) DKIM key per domain. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createTable('sandbox_messages')
     .addColumn('id', 'text', (c) => c.primaryKey())

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Issue 04, the feedback loop: webhook endpoints, their durable outbox and delivery log; inbound
+ * The feedback loop: webhook endpoints, their durable outbox and delivery log; inbound
  * reports (DSNs, ARF complaints) kept before they are processed; the keys that make a report or a
  * one-click unsubscribe count once; tracking and unsubscribe settings per domain and per message.
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Issue 04 §6: the sandbox's open@, click@ and unsubscribe@ (and later complain@) recipients act
+ * The sandbox's open@, click@ and unsubscribe@ (and later complain@) recipients act
  * after delivery. The mark lives on the mailbox row, so a restart between delivery and the action
  * picks it up again (sandbox/sandbox-triggers.ts).
  */
