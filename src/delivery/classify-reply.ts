@@ -1,7 +1,7 @@
 import type { SmtpReply } from './transport.js';
 
 /**
- * What one recipient's reply means (decisions §13–14): the outcome, the bounce class carried in
+ * What one recipient's reply means: the outcome, the bounce class carried in
  * `failed` events' `details.bounce_class`, and whether the address joins the suppression list
  * (reason `hard_bounce`).
  */
@@ -38,7 +38,7 @@ const says = (pattern: RegExp) => (r: SmtpReply) => pattern.test(r.message);
 /**
  * Reputation and policy wording. Matched before any address rule, so a reply that both blames the
  * address and mentions a block is a block: wrongly not suppressing costs one more attempt later,
- * wrongly suppressing loses a customer's recipient for good (decisions §13).
+ * wrongly suppressing loses a customer's recipient for good.
  */
 const BLOCK_WORDING = new RegExp(
   [
@@ -100,7 +100,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     source: 'RFC 5321 §4.2.1 (2yz: positive completion); "250 2.0.0 OK 1700000000 x1si123 - gsmtp" (Gmail)',
   },
   {
-    // Retried like any 4xx (decisions §14); the class lets a give-up after retries say it was a block.
+    // Retried like any 4xx; the class lets a give-up after retries say it was a block.
     id: 'transient-block',
     when: (r) => is4xx(r) && says(BLOCK_WORDING)(r),
     outcome: 'deferred', bounceClass: 'block', suppress: false,
@@ -119,7 +119,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     source: 'RFC 5321 §4.2.1 (4yz: transient negative completion); "452 4.2.2 The email account that you tried to reach is over quota." (Gmail)',
   },
   {
-    // decisions §13: a blocked IP must never empty the customer's list, so block wording outranks
+    // A blocked IP must never empty the customer's list, so block wording outranks
     // every address rule below, whatever enhanced code came with it (AT&T sends 5.3.0; Barracuda and Proofpoint send none).
     id: 'block-wording',
     when: (r) => is5xx(r) && says(BLOCK_WORDING)(r),
@@ -127,7 +127,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     source: '"554 5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org" (Postfix with Spamhaus); "553 5.3.0 flpd575 DNSBL:RBL 521< 192.0.2.1 >_is_blocked" (AT&T)',
   },
   {
-    // decisions §13: 5.7.x is security or policy status (RFC 3463 §3.8); the address is not at fault.
+    // 5.7.x is security or policy status (RFC 3463 §3.8); the address is not at fault.
     id: 'policy-5.7.x',
     when: (r) => is5xx(r) && enhanced(/^7\.\d+$/)(r),
     outcome: 'failed', bounceClass: 'block', suppress: false,
@@ -153,7 +153,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     source: 'RFC 3463 §3.2 (X.1.6 destination mailbox has moved, no forwarding address); "550 5.1.6 Recipient addresses in this domain no longer accept mail" (Exchange)',
   },
   {
-    // decisions §13: 5.1.x (bad mailbox 5.1.1, other 5.1.0, bad domain 5.1.2, bad syntax 5.1.3…).
+    // Hard bounces: 5.1.x (bad mailbox 5.1.1, other 5.1.0, bad domain 5.1.2, bad syntax 5.1.3…).
     id: 'bad-address-5.1.x',
     when: (r) => is5xx(r) && enhanced(/^1\.\d+$/)(r),
     outcome: 'failed', bounceClass: 'hard', suppress: true,
@@ -182,7 +182,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     source: 'RFC 3463 §3.4 (X.3.4 message too big for system), §3.3 (X.2.3 message length exceeds administrative limit); "552-5.3.4 Your message exceeded Google\'s message size limits." (Gmail)',
   },
   {
-    // decisions §13 "and their plain-text forms". Reached only when the enhanced code is absent or
+    // The plain-text forms of the no-such-mailbox codes are hard bounces too. Reached only when the enhanced code is absent or
     // generic (5.0.0, Outlook's 5.5.0, Microsoft's 5.4.1 directory rejection), never one of the above.
     id: 'no-mailbox-wording',
     when: (r) => is5xx(r) && says(NO_MAILBOX_WORDING)(r),
@@ -200,7 +200,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
 
 /**
  * A reply code outside 2yz/4yz/5yz is a protocol error by the server; retrying is safe because the
- * queue lifetime bounds it (decisions §14).
+ * queue lifetime bounds it.
  */
 const DEFAULT: Omit<Classification, 'rule'> = { outcome: 'deferred', bounceClass: 'soft', suppress: false };
 

@@ -92,7 +92,7 @@ function fromTransaction(group: DeliveryGroup, result: AttemptResult): Recipient
   });
 }
 
-/** A tracked message's copy for the one recipient of its group, tracking URLs in place (issue 04). */
+/** A tracked message's copy for the one recipient of its group, tracking URLs in place (docs/tracking.md). */
 function personalized(ctx: DeliveryContext, group: DeliveryGroup): Buffer {
   const [item, ...rest] = group.items;
   if (item === undefined || rest.length > 0) throw new Error(`a tracked message is sent to one recipient per transaction, got ${group.items.length}`);
@@ -157,7 +157,7 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     signed = await ctx.signer.sign(raw, dkimKeys(ctx, group), signedAt);
     if (m.deferredSize > 0) await yieldToLoop(); // the transport may store it synchronously (the sandbox mailbox)
   } catch (err) {
-    // A message that cannot be rendered or signed is never sent unsigned (spec 4.1 rule 2's spirit).
+    // A message that cannot be rendered or signed is never sent unsigned: unsigned mail would fail DMARC and hurt the domain's reputation.
     deps.log.error({ err, message: m.id }, 'could not render or sign a message');
     return { group, signedAt: null, outcomes: everyone(group, { kind: 'deferred', error: `signing failed: ${(err as Error).message}`, details: { reason: 'signing failed' } }) };
   }

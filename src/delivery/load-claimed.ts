@@ -23,7 +23,7 @@ export interface LoadedMessage {
    * turn and renders it off the event loop. 0 for a message loaded whole.
    */
   deferredSize: number;
-  /** Open and click tracking and the unsubscribe fields, as resolved at submit (issue 04). */
+  /** Open and click tracking and the unsubscribe fields, as resolved at submit (docs/tracking.md). */
   tracking: TrackingFlags;
   /** True for the sandbox domain's messages: they never leave the machine, whatever the mode. */
   sandbox: boolean;
@@ -32,7 +32,7 @@ export interface LoadedMessage {
 }
 
 /**
- * The unit of delivery: one message to the recipients of one domain (at most 100, issue 02 §5),
+ * The unit of delivery: one message to the recipients of one domain (at most 100, as RFC 5321 §4.5.3.1.8 has every server take),
  * or to one recipient when the message carries per-recipient tracking or unsubscribe URLs.
  */
 export interface DeliveryGroup {
@@ -68,7 +68,7 @@ export async function loadClaimed(deps: Pick<Deps, 'db'>, jobs: JobTable[]): Pro
   for (const job of jobs) {
     const m = byMessage.get(job.message_id);
     const r = byRecipient.get(job.recipient_id);
-    // A body purged by retention can no longer be sent (decisions §12 keeps bodies 30 days, retries last 72 h).
+    // A body purged by retention can no longer be sent (bodies are kept 30 days by default, retries last 72 h).
     if (!m || !r || m.size === null) { orphans.push(job); continue; }
     const tracking: TrackingFlags = { opens: m.track_opens === 1, clicks: m.track_clicks === 1, unsubscribe: m.unsubscribe === 1 };
     // Per-recipient URLs make each recipient's copy different: one transaction each. Untracked

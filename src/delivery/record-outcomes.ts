@@ -27,7 +27,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 /**
  * Turns attempt outcomes into what is written: events (through the one writer), recipient
  * statuses and queue changes. Deferrals are retried on the schedule until the queue lifetime
- * ends, then become `failed` (decisions §14: only the outcome is an event, not each attempt).
+ * ends, then become `failed` (only the outcome is an event, not each attempt, so the event log stays readable).
  */
 export function planOutcomes(results: GroupResult[], cfg: Pick<Config, 'retrySchedule' | 'maxQueueLifetime'>, ids: Ids, now: number): Plan {
   const plan: Plan = { events: [], status: new Map(), complete: [], retry: new Map() };
@@ -39,7 +39,7 @@ export function planOutcomes(results: GroupResult[], cfg: Pick<Config, 'retrySch
     });
     group.items.forEach((item, i) => {
       const o = outcomes[i]!;
-      // decisions §13: accepted-by-mta once per recipient, when the engine first took and signed it.
+      // accepted-by-mta once per recipient, when the engine first took and signed it.
       if (signedAt !== null && item.status === 'queued') plan.events.push(event('accepted-by-mta', item.address, signedAt, { dkim: 'signed' }));
       switch (o.kind) {
         case 'delivered':

@@ -3,7 +3,7 @@ import type { Destination } from './transport.js';
 
 /**
  * Where a recipient domain's mail goes: hosts to try in order, a permanent refusal
- * (`rejected-by-mta`, decisions §13) or a DNS failure to retry later (a deferral, decisions §14).
+ * (`rejected-by-mta`) or a DNS failure to retry later (a deferral, like a soft bounce).
  */
 export type Route =
   | { kind: 'deliver'; destinations: Destination[] }

@@ -1,4 +1,4 @@
-/** When to try a soft-bouncing recipient again, or that it is time to give up (decisions §14). */
+/** When to try a soft-bouncing recipient again, or that it is time to give up: soft bounces are retried with backoff until the queue lifetime ends. */
 export type RetryDecision = { kind: 'retry'; at: number } | { kind: 'give_up' };
 
 export interface RetryInput {
@@ -10,7 +10,7 @@ export interface RetryInput {
   now: number;
   /** POSTHORN_RETRY_SCHEDULE in ms; the delay after attempt n is step n, and the last step repeats. */
   schedule: readonly number[];
-  /** POSTHORN_MAX_QUEUE_LIFETIME in ms (72 h by default, decisions §14). */
+  /** POSTHORN_MAX_QUEUE_LIFETIME in ms (72 h by default). */
   maxLifetime: number;
 }
 

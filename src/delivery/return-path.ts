@@ -12,7 +12,7 @@ function mac(secret: Buffer, subject: string): string {
 }
 
 /**
- * MAIL FROM on the aligned bounce domain (spec 2.4), carrying a signed token that names what a
+ * MAIL FROM on the aligned bounce domain (`bounce.<domain>`, docs/architecture.md), carrying a signed token that names what a
  * bounce to it is about: the recipient (`rcp_…`) when the transaction has one; for a transaction
  * with several recipients, a group token (`grp_…`, the id of its first recipient) that stands for
  * the message's recipients at that recipient's domain (their DSN then names them, RFC 3464

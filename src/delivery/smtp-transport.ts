@@ -125,7 +125,7 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
         if (outcome.kind === 'transaction') return { kind: 'transaction', mxHost: host, tls: outcome.tls, recipients: outcome.recipients };
         errors.push(`${host}: ${outcome.error}`);
         // A session that broke mid-transaction makes the attempt unreachable, to be retried later
-        // (decisions §14), without trying the next MX now: after a timeout at the end of DATA
+        // like any soft bounce, without trying the next MX now: after a timeout at the end of DATA
         // the first host may still have kept the message.
         if (outcome.kind === 'lost') break;
       }

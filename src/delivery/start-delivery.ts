@@ -8,13 +8,13 @@ import { trackingSecret } from '../feedback/tracking-secret.js';
 import { createSmtpTransport } from './smtp-transport.js';
 import { resolverLookup } from './smtp/resolver-lookup.js';
 
-/** How long a stopping worker waits for attempts in flight (issue 02 §9: exit within a bounded time). */
+/** How long a stopping worker waits for attempts in flight (a stop must finish within a bounded time). */
 const STOP_TIMEOUT_MS = 8_000;
 
 /** Starts the `delivery` role: signer threads, the transport (SMTP, or the sandbox mailbox) and the worker. */
 export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorker; stop(): Promise<void> }> {
   const signer = createSignerPool({ threads: deps.config.dkimThreads });
-  // Sandbox mode never sends to the internet (operations.md): its transport is the local mailbox.
+  // Sandbox mode never sends to the internet: its transport is the local mailbox.
   const transport = deps.config.sandbox
     ? createSandboxTransport(deps)
     : createSmtpTransport({ heloName: deps.config.hostname, maxConnectionsPerHost: deps.config.mxMaxConnections, lookup: resolverLookup(deps.resolver), log: deps.log });
@@ -33,7 +33,7 @@ export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorke
       const deadline = performance.now() + STOP_TIMEOUT_MS;
       await worker.stop(STOP_TIMEOUT_MS);
       // A session stuck mid-DATA may take its full timeout to close; stop waiting at the deadline.
-      // What was in flight keeps its lease and is delivered again later (issue 02 §8).
+      // What was in flight keeps its lease and is delivered again later (docs/architecture.md, "The database is the queue").
       const left = Math.max(0, deadline - performance.now()) + 1000;
       await Promise.race([transport.close(), new Promise((resolve) => setTimeout(resolve, left).unref())]);
       await signer.close();

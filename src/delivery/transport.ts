@@ -1,5 +1,5 @@
 /**
- * The contracts between the delivery engine's parts (issue 02). The worker resolves a route,
+ * The contracts between the delivery engine's parts (docs/architecture.md, Delivery). The worker resolves a route,
  * signs, hands one SMTP transaction to a Transport and classifies each recipient's reply.
  */
 

@@ -2,7 +2,7 @@ import { SMTPConnection } from 'smtp-server/lib/smtp-connection.js';
 
 /**
  * smtp-server derives a reply's RFC 3463 enhanced status code from its basic code alone, so a
- * `550` always says `5.1.1`, while the relay's one error table (DESIGN.md convention 6) gives
+ * `550` always says `5.1.1`, while the relay's one error table (core/api-errors.ts) gives
  * each refusal its own (`550 5.7.1` for an unverified domain, `451 4.7.1` for the rate limit).
  * This wrapper lets a reply text that starts with its own enhanced code keep it, instead of
  * having a second one put in front; every other reply is left as smtp-server makes it.
@@ -17,7 +17,7 @@ if (!proto.__posthornEnhanced) {
     // RFC 4954 §6: AUTH attempted before TLS is `538 5.7.11 Encryption required for requested
     // authentication mechanism` (smtp-server's own text has no enhanced code of its own).
     if (code === 538) return original.call(this, code, '5.7.11 Encryption required for requested authentication mechanism; issue STARTTLS first', false);
-    // Issue 03 and RFC 4954 §4: AUTH is offered only under TLS. smtp-server lists it in every EHLO
+    // RFC 4954 §4: AUTH is offered only under TLS, so no password crosses the network in clear. smtp-server lists it in every EHLO
     // reply (the only multi-line 250 it sends), so the line is dropped before STARTTLS.
     if (code === 250 && Array.isArray(data) && !this.secure) {
       return original.call(this, code, data.filter((line) => !(typeof line === 'string' && /^AUTH\b/.test(line))), context);

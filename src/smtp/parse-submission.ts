@@ -14,12 +14,12 @@ export interface Submission {
   from: Mailbox;
   /** The Subject, unfolded and RFC 2047-decoded; '' when absent. */
   subject: string;
-  /** The envelope recipients (RCPT TO), distinct case-insensitively (decisions §3), in order. */
+  /** The envelope recipients (RCPT TO), distinct case-insensitively (a duplicate is sent once), in order. */
   recipients: Mailbox[];
   tags: string[];
   idempotencyKey: string | undefined;
   options: RelayOptions;
-  /** SHA-256 of the envelope and the raw bytes: equal for a byte-identical retry (decisions §7). */
+  /** SHA-256 of the envelope and the raw bytes: equal for a byte-identical retry (docs/api.md, Idempotency). */
   fingerprint: string;
 }
 
@@ -35,7 +35,7 @@ export interface Envelope {
 
 /**
  * Recipients per relayed message: RFC 5321 §4.5.3.1.8 has a server take at least 100. (The HTTP
- * API's limit of 50 is decisions §3's, for its `to` field.)
+ * API's limit of 50 is for its `to` field: docs/api.md, Fields.)
  */
 export const RELAY_MAX_RECIPIENTS = 100;
 
@@ -83,7 +83,7 @@ function parseRecipients(rcptTo: string[]): Mailbox[] | SubmissionError {
     const checked = parseAddress(rcpt);
     if ('error' in checked) return refuse(`recipient "${rcpt}" ${checked.error}`, 'to');
     const address = `${checked.local}@${checked.domain}`;
-    if (seen.has(address.toLowerCase())) continue; // decisions §3: duplicates are sent once
+    if (seen.has(address.toLowerCase())) continue; // duplicates (case-insensitive) are sent once
     seen.add(address.toLowerCase());
     out.push({ name: '', address, local: checked.local, domain: checked.domain });
   }

@@ -1,5 +1,5 @@
 /**
- * The documented `X-Posthorn-*` headers of the SMTP relay (issue 03): the relay's way to pass what
+ * The documented `X-Posthorn-*` headers of the SMTP relay (README, The SMTP relay): the relay's way to pass what
  * the HTTP API takes as JSON fields. They are read here and removed before delivery
  * (submitted-headers.ts). Any other `X-Posthorn-*` name is refused, so a typo is not silently ignored.
  */

@@ -14,7 +14,7 @@ import { createDataGuard } from './data-guard.js';
 import { replyText } from './enhanced-replies.js';
 import { RELAY_MAX_RECIPIENTS } from './parse-submission.js';
 
-/** Limits of one relay listener (issue 03 §5). */
+/** Limits of one relay listener (docs/security.md, Connections and memory). */
 export const RELAY_LIMITS = {
   /** Concurrent connections per listener. */
   maxClients: 500,
@@ -37,7 +37,7 @@ function smtpError(code: number, enhanced: string, message: string): Error & { r
   return Object.assign(new Error(replyText(enhanced, message)), { responseCode: code });
 }
 
-/** The SMTP reply for a pipeline refusal, from the one error table (DESIGN.md convention 6). */
+/** The SMTP reply for a pipeline refusal, from the one error table (core/api-errors.ts). */
 export function refusalReply(err: ApiError): Error & { responseCode: number } {
   const { code, enhanced } = ERROR_TABLE[err.type].smtp;
   const wait = err.retryAfter !== undefined ? ` Retry in ${err.retryAfter} s.` : '';
@@ -46,7 +46,7 @@ export function refusalReply(err: ApiError): Error & { responseCode: number } {
 }
 
 /**
- * One relay listener (spec 4.3) on smtp-server: STARTTLS (`implicitTls` false, port 587) or TLS
+ * One relay listener (README, The SMTP relay) on smtp-server: STARTTLS (`implicitTls` false, port 587) or TLS
  * from the first byte (RFC 8314, port 465). A thin adapter: every rule is the submit pipeline's;
  * this file only speaks SMTP. AUTH is required before MAIL (no open relay), offered only under TLS
  * (538 before it); smtp-server itself discards commands pipelined after STARTTLS and wants EHLO
@@ -70,7 +70,7 @@ export function createRelayServer(
     authOptional: false,
     allowInsecureAuth: false,
     hideDSN: true,
-    // smtp-server hides ENHANCEDSTATUSCODES unless told otherwise; the relay advertises it (issue 03)
+    // smtp-server hides ENHANCEDSTATUSCODES unless told otherwise; the relay advertises it
     // and so gets RFC 3463 codes on smtp-server's own replies too (530, 503, ...).
     hideENHANCEDSTATUSCODES: false,
     // Implicit TLS is terminated in front (client-slots.ts), with its own handshake deadline.
@@ -132,7 +132,8 @@ export function createRelayServer(
       const parsed = parseAddress(address.address);
       if ('error' in parsed) return callback(refuse(session, smtpError(553, '5.1.3', `Recipient ${address.address} ${parsed.error}.`)));
       const recipient = `${parsed.local}@${parsed.domain}`;
-      // A suppressed recipient is refused here, the others proceed (issue 03 §3); its
+      // A suppressed recipient is refused at its RCPT and the others proceed (SMTP answers recipient by
+      // recipient, where the HTTP API refuses the whole request); its
       // rejected-by-system event is recorded now, as the message never reaches the pipeline for it.
       void findSuppressed(deps.db, ctx.auth.account.id, [recipient]).then(async (hits) => {
         if (hits.size === 0) return callback();

@@ -7,7 +7,7 @@ import { headerDisposition } from './submitted-headers.js';
 
 /** What the service fixes on a relayed message. */
 export interface RewriteOptions {
-  /** The sender after the sender-domain rule (decisions §1), display name kept. */
+  /** The sender after the sender-domain rule (docs/api.md, The from rules), display name kept. */
   from: { name: string; address: string };
   /** Used only when the message has no Message-ID (RFC 5322 §3.6.4). */
   messageId: string;

@@ -1,10 +1,10 @@
 /**
- * What the relay does with each header field of a submitted message (issue 03; the owned set is
- * decisions §5, `isOwnedHeader` in send/custom-headers.ts). Everything not listed here is the
+ * What the relay does with each header field of a submitted message (the owned set is
+ * `isOwnedHeader` in send/custom-headers.ts; README, The SMTP relay). Everything not listed here is the
  * submitter's own and passes through byte for byte, raw 8-bit included.
  *
  * - remove: the field never leaves the service.
- * - replace: the field is written by the service (From: the possibly rewritten sender, decisions §1).
+ * - replace: the field is written by the service (From: the possibly rewritten sender: docs/api.md, The from rules).
  * - keep-or-add: the submitted field is kept; the service adds one when it is missing.
  * - keep: owned, but it is the message's own structure or content, so it is kept as submitted.
  */
@@ -18,14 +18,14 @@ interface HeaderRule {
 /** Exact (lower-cased) names. */
 export const SUBMITTED_HEADER_RULES: Record<string, HeaderRule> = {
   bcc: { disposition: 'remove', why: 'RFC 5322 §3.6.3: Bcc recipients are hidden; the envelope carries them' },
-  'idempotency-key': { disposition: 'remove', why: 'decisions §7: a request header for the service, not for recipients' },
+  'idempotency-key': { disposition: 'remove', why: 'a request header for the service, not for recipients' },
   'return-path': { disposition: 'remove', why: 'RFC 5321 §4.4: added at final delivery; a message in transit should not carry one' },
   received: { disposition: 'remove', why: 'the service adds its own trace field on delivery (RFC 5321 §4.4); the submitter\'s internal hops are not disclosed — an MSA may alter a submission (RFC 6409 §8)' },
   'dkim-signature': { disposition: 'remove', why: 'the service signs on delivery (RFC 6376); a submitted signature breaks once From is rewritten' },
   'authentication-results': { disposition: 'remove', why: 'RFC 8601 §5: results not made by this service cannot be trusted' },
-  'feedback-id': { disposition: 'remove', why: 'decisions §5: set by the service' },
-  sender: { disposition: 'remove', why: 'decisions §1: mail leaves from the verified domain only; a Sender (RFC 5322 §3.6.2) would name another' },
-  from: { disposition: 'replace', why: 'decisions §1: the From, rewritten to the key\'s domain with the display name kept' },
+  'feedback-id': { disposition: 'remove', why: 'set by the service (an owned header)' },
+  sender: { disposition: 'remove', why: 'mail leaves from the verified domain only; a Sender (RFC 5322 §3.6.2) would name another' },
+  from: { disposition: 'replace', why: 'the From, rewritten to the key\'s domain with the display name kept' },
   'message-id': { disposition: 'keep-or-add', why: 'RFC 5322 §3.6.4: SHOULD be present; the submitter\'s is kept for threading' },
   date: { disposition: 'keep-or-add', why: 'RFC 5322 §3.6.1: required; the submitter\'s is kept' },
   to: { disposition: 'keep', why: 'the message\'s own display of its recipients (RFC 5322 §3.6.3)' },

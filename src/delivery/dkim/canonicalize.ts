@@ -120,7 +120,7 @@ export function relaxedBody(body: Buffer): Buffer {
     }
   }
   if (lineHasContent) {
-    // Last line without a line break: §3.4.4 adds one.
+    // Last line without a line break: RFC 6376 §3.4.4 adds one.
     out[o++] = CR;
     out[o++] = LF;
     keep = o;

@@ -16,7 +16,7 @@ export { KeyCache } from './key-cache.js';
 
 /**
  * Header fields signed when present, in h= order. From is listed once more than it occurs so a
- * From added in transit breaks the signature (RFC 6376 §8.15); its absence is an error (§5.4).
+ * From added in transit breaks the signature (RFC 6376 §8.15); its absence is an error (RFC 6376 §5.4).
  */
 export const SIGNED_HEADERS = [
   'from',
@@ -107,7 +107,7 @@ function signatureHeader(
     names,
     bh,
   );
-  // §3.7: the signed data is the selected fields, then this header with an empty b= and no final CRLF.
+  // RFC 6376 §3.7: the signed data is the selected fields, then this header with an empty b= and no final CRLF.
   const data = Buffer.from(canonical + relaxedHeader(unsigned).slice(0, -2), 'latin1');
   const signature =
     key.algorithm === 'rsa-sha256'

@@ -1,5 +1,5 @@
 /**
- * Parsed DKIM private keys, cached per key id (DESIGN.md convention 11): parsing a PEM costs more
+ * Parsed DKIM private keys, cached per key id: parsing a PEM costs more
  * than an RSA-2048 signature, so it is done once per key per thread, not once per message.
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto';

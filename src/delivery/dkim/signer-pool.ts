@@ -1,5 +1,5 @@
 /**
- * DKIM signing off the event loop (DESIGN.md convention 11): a pool of worker threads, each with
+ * DKIM signing off the event loop, so CPU-heavy signing does not stall intake or other I/O: a pool of worker threads, each with
  * its own KeyCache. Calls made in the same tick are packed into batches (one buffer, transferred,
  * keys sent once per batch), and each worker holds up to two batches so it never waits for the
  * main thread between them. Workers send back only the DKIM-Signature headers; the main thread
