@@ -12,7 +12,7 @@ export interface DomainCheckOutcome {
 }
 
 /**
- * The status after a check (decisions §15): all four records pass → verified; a verified domain
+ * The status after a check: all four records pass → verified; a verified domain
  * whose records stop matching → warning (sends continue, a notice is raised at once); still failing
  * after the grace period → unverified (sends get 403). Pending and unverified domains stay so.
  */
@@ -36,7 +36,7 @@ function failedPurposes(checks: DomainChecks): string[] {
 }
 
 /**
- * Checks a domain's records with real DNS, stores the result and applies decisions §15. When the
+ * Checks a domain's records with real DNS, stores the result and applies `nextStatus`. When the
  * only failures are our resolver not answering (timeout, SERVFAIL), nothing is concluded: an
  * outage on the operator's side must not walk every domain towards unverified.
  * The update is conditional on the status read, so two checkers racing on one domain (several
@@ -68,7 +68,7 @@ export async function checkDomain(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'res
   return { domain: updated, checks, ok };
 }
 
-/** The notice a status change raises, if any (decisions §15: a warning at once). */
+/** The notice a status change raises, if any (a warning at once, so the operator can fix DNS within the grace period). */
 function noticeFor(domain: DomainTable, next: DomainStatus, checks: DomainChecks): { kind: NoticeKind; message: string } | null {
   if (domain.status === 'verified' && next === 'warning') {
     return { kind: 'domain.warning', message: `DNS records of ${domain.name} stopped matching; sending continues, and the domain becomes unverified if they still fail after the grace period. ${failedPurposes(checks).join('; ')}` };

@@ -11,7 +11,7 @@ const LOOKUP_LIMIT = 10;
 
 /**
  * Checks that the domain publishes exactly one SPF record (RFC 7208 §4.5) that includes
- * `spfIncludeHost` without a fail qualifier and stays within the 10-lookup limit (§4.6.4).
+ * `spfIncludeHost` without a fail qualifier and stays within the 10-lookup limit (RFC 7208 §4.6.4).
  * `found` is every TXT record at the domain, so a near-miss (`v=spf 1`) is visible.
  */
 export async function checkSpf(

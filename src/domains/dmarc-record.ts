@@ -30,7 +30,7 @@ export function isDmarcRecord(txt: string): boolean {
 
 /**
  * Validates a DMARC record's syntax (RFC 7489 §6.3, §6.4): v=DMARC1 first, p required, each known
- * tag's value. Unknown tags are ignored by receivers (§6.3), so they are warnings, not errors.
+ * tag's value. Unknown tags are ignored by receivers (RFC 7489 §6.3), so they are warnings, not errors.
  */
 export function validateDmarc(txt: string): DmarcValidation {
   const list = parseTagList(txt, true);

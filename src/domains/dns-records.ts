@@ -1,6 +1,6 @@
 import { normalizeHost } from './normalize-host.js';
 
-/** The four records a sending domain publishes, in the order they are shown (decisions.md §15). */
+/** The four records a sending domain publishes, in the order they are shown; a domain is verified only when all four match. */
 export const RECORD_PURPOSES = ['spf', 'dkim', 'return_path', 'dmarc'] as const;
 
 /** What a domain record is for. */
@@ -14,7 +14,7 @@ export interface DomainRecord {
   value: string;
 }
 
-/** The service's own hosts that the customer's records point at (operations.md config). */
+/** The service's own hosts that the customer's records point at (POSTHORN_SPF_INCLUDE_HOST, POSTHORN_BOUNCE_HOST, …: docs/config.md). */
 export interface ServiceHosts {
   spfIncludeHost: string;
   bounceHost: string;

@@ -3,7 +3,7 @@ import type { DomainTable } from '../storage/database.js';
 import { domainRecords } from './dns-records.js';
 import { ed25519DnsValue } from '../delivery/dkim/dkim-keys.js';
 
-/** The operator's view of a domain (operations.md `domain add` / `domain show`). */
+/** The operator's view of a domain (`posthorn domain add` / `domain show`). */
 export function domainView(config: Pick<Config, 'spfIncludeHost' | 'bounceHost'>, d: DomainTable) {
   return {
     domain: d.name,
@@ -13,11 +13,11 @@ export function domainView(config: Pick<Config, 'spfIncludeHost' | 'bounceHost'>
     verified_at: d.verified_at === null ? null : new Date(d.verified_at).toISOString(),
     checked_at: d.checked_at === null ? null : new Date(d.checked_at).toISOString(),
     failing_since: d.failing_since === null ? null : new Date(d.failing_since).toISOString(),
-    /** The optional Ed25519 record (issue 02), published beside the four; null when off. */
+    /** The optional Ed25519 record (RFC 8463), published beside the four; null when off. */
     dkim_ed25519: d.ed25519_selector !== null && d.ed25519_public_key !== null
       ? { type: 'TXT' as const, name: `${d.ed25519_selector}._domainkey.${d.name}`, value: ed25519DnsValue(d.ed25519_public_key) }
       : null,
-    /** Issue 04 defaults for this domain's messages; each message may override them (docs/tracking.md). */
+    /** Tracking and unsubscribe defaults for this domain's messages; each message may override them (docs/tracking.md). */
     tracking: { track_opens: d.track_opens === 1, track_clicks: d.track_clicks === 1, unsubscribe: d.unsubscribe === 1 },
   };
 }

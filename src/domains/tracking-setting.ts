@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import type { DomainTable } from '../storage/database.js';
 import { findDomain } from './add-domain.js';
 
-/** The domain columns `domain set` can change for tracking (issue 04), by CLI option name. */
+/** The domain columns `domain set` can change for tracking (docs/tracking.md, Settings), by CLI option name. */
 export const TRACKING_OPTIONS = { 'track-opens': 'track_opens', 'track-clicks': 'track_clicks', unsubscribe: 'unsubscribe' } as const;
 export type TrackingOption = keyof typeof TRACKING_OPTIONS;
 

@@ -21,7 +21,7 @@ export interface VerifyDomainInput {
 }
 
 /**
- * Checks the four records a sending domain needs (interface.md §2.4, decisions.md §15)
+ * Checks the four records a sending domain needs (all four must match to verify)
  * concurrently through `resolver`. Never throws: DNS failures are reported per check.
  */
 export async function verifyDomain(resolver: DnsResolver, input: VerifyDomainInput): Promise<DomainChecks> {

@@ -77,7 +77,7 @@ export async function applyReport(
         result.recipients.push(line);
         if (outcome.kind === 'none') continue;
         line.event = outcome.kind;
-        // The dedupe key and the event commit together: a report received twice gives one event (issue 04 §2).
+        // The dedupe key and the event commit together: a report received twice gives one event.
         const fresh = await trx.insertInto('feedback_keys').values({ key: `${outcome.kind}:${r.id}`, created_at: now })
           .onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
         if (!fresh) {

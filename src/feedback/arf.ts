@@ -48,7 +48,7 @@ export function addressesIn(value: string | null): string[] {
 
 /**
  * The complaining recipients: Original-Rcpt-To (RFC 5965 §3.2) when given, else the To of the
- * reported message (§2 item d: the original message or its headers are attached).
+ * reported message (RFC 5965 §2 item d: the original message or its headers are attached).
  */
 export function complaintRecipients(report: FeedbackReport, originalTo: string | null): ReportRecipient[] {
   const addresses = report.originalRcptTo.length > 0 ? report.originalRcptTo : addressesIn(originalTo);

@@ -3,7 +3,7 @@ import type { Ids } from '../core/ids.js';
 import { recordNotice } from '../notices/record-notice.js';
 import type { Database } from '../storage/database.js';
 
-/** The complaint-rate policy (spec part 3 and 8: 0.1% in the acceptable use policy; issue 04 §5). */
+/** The complaint-rate policy (the acceptable use policy allows 0.1%: docs/inbound.md, Complaint rate). */
 export const COMPLAINT_RATE = {
   /** The rolling window the rate is computed over. */
   windowMs: 30 * 86_400_000,

@@ -5,7 +5,7 @@ import type { ReportRecipient } from './types.js';
 /**
  * The recipients of a delivery-status body (RFC 3464 §2.3): Final-Recipient (or Original-Recipient
  * when the final one is missing), Action, Status, Diagnostic-Code. The first group is per-message
- * (§2.2) and is skipped; a group without any recipient field is skipped too.
+ * (RFC 3464 §2.2) and is skipped; a group without any recipient field is skipped too.
  */
 export function dsnRecipients(body: string): ReportRecipient[] {
   const groups = parseFieldGroups(body);

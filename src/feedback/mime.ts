@@ -54,7 +54,7 @@ export function header(fields: readonly HeaderField[], name: string): string | n
   return fields.find((f) => f.name === name)?.value ?? null;
 }
 
-/** Content-Type (RFC 2045 §5.1): lower-cased type/subtype and parameters; text/plain when absent (§5.2). */
+/** Content-Type (RFC 2045 §5.1): lower-cased type/subtype and parameters; text/plain when absent (RFC 2045 §5.2). */
 export function parseContentType(value: string | null): { type: string; params: Record<string, string> } {
   if (value === null) return { type: 'text/plain', params: {} };
   const [first = '', ...rest] = value.split(';');

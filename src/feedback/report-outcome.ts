@@ -8,7 +8,7 @@ export type ReportOutcome =
   | { kind: 'none'; why: string };
 
 /**
- * `Action: failed` by the bounce class (decisions §13). RFC 3464 §2.3.3: `failed` means the
+ * `Action: failed` by the bounce class (docs/inbound.md, What is recorded). RFC 3464 §2.3.3: `failed` means the
  * reporting MTA gave up, so the message has failed for that recipient whatever the class; only a
  * mailbox that does not exist (hard) is the address's fault and suppressed. A policy block is the
  * sending IP's problem, and a soft or unreadable status (mailbox full, 4.x.x) may pass, so neither

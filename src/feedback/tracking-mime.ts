@@ -4,7 +4,7 @@ import qp from 'nodemailer/lib/qp/index.js';
 import { rewriteHtml, type HtmlTracking } from './tracking-html.js';
 
 /**
- * Open and click tracking inside a relayed message's own MIME (issue 03 keeps its bytes): only
+ * Open and click tracking inside a relayed message's own MIME (the relay keeps a message's bytes): only
  * text/html leaf parts are rewritten, never one inside an attached message (message/*) nor one
  * marked as an attachment; every byte outside a rewritten part is unchanged. The message is
  * handled as a latin1 string (one char per byte) with CRLF line ends (the relay's data guard).

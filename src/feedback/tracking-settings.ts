@@ -3,7 +3,7 @@ import { splitMessage } from '../delivery/dkim/canonicalize.js';
 import type { SendRequest } from '../send/send-request.js';
 import type { TrackingFlags } from './tracking-render.js';
 
-/** The message's tracking: each override when given, else the sending domain's default (issue 04). */
+/** The message's tracking: each override when given, else the sending domain's default (docs/tracking.md, Settings). */
 export function resolveTracking(defaults: TrackingFlags, req: Pick<SendRequest, 'tracking'>): TrackingFlags {
   const o = req.tracking ?? {};
   return { opens: o.opens ?? defaults.opens, clicks: o.clicks ?? defaults.clicks, unsubscribe: o.unsubscribe ?? defaults.unsubscribe };
@@ -12,13 +12,13 @@ export function resolveTracking(defaults: TrackingFlags, req: Pick<SendRequest, 
 const UNSUBSCRIBE_FIELDS = new Set(['list-unsubscribe', 'list-unsubscribe-post']);
 
 /**
- * decisions §5: List-Unsubscribe* are the service's own when it sets them. A message that gets
+ * List-Unsubscribe* are the service's own (docs/tracking.md) when it sets them. A message that gets
  * them must not bring its own (a second List-Unsubscribe would leave which one a provider uses to
  * chance): 400 naming the header (`headers.<Name>` over HTTP, the header itself over SMTP).
  */
 export function unsubscribeConflict(flags: TrackingFlags, req: Pick<SendRequest, 'headers' | 'mime'>): ApiError | null {
   if (!flags.unsubscribe) return null;
-  const why = 'is set by the service when unsubscribe is on for this message (decisions §5); remove it, or turn unsubscribe off for this message';
+  const why = 'is set by the service when unsubscribe is on for this message; remove it, or turn unsubscribe off for this message';
   if (req.mime) {
     const f = splitMessage(req.mime.raw).fields.find((x) => UNSUBSCRIBE_FIELDS.has(x.name));
     if (!f) return null;

@@ -15,8 +15,8 @@ export async function unsubscribeTarget(deps: Pick<Deps, 'db'>, secret: Buffer, 
 
 /**
  * POST /u/<token> (RFC 8058 §3.2 one-click, or the confirmation page's button): records
- * `unsubscribed`, which the event writer turns into a suppression (reason `unsubscribed`,
- * decisions §13). Idempotent: the key `unsubscribed:<recipient id>` is taken in the same
+ * `unsubscribed`, which the event writer turns into a suppression (reason `unsubscribed`;
+ * docs/tracking.md). Idempotent: the key `unsubscribed:<recipient id>` is taken in the same
  * transaction, so a repeat writes nothing.
  */
 export async function recordUnsubscribe(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, secret: Buffer, hit: { token: string; userAgent: string; method: 'one-click' | 'page' }): Promise<UnsubscribeResult> {

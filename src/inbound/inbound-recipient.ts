@@ -23,7 +23,7 @@ async function isBounceDomain(ctx: RcptContext, domain: string): Promise<boolean
 }
 
 /**
- * Decides a RCPT TO of the inbound MX (issue 04 §2): it takes mail only for return paths whose
+ * Decides a RCPT TO of the inbound MX (docs/inbound.md, What the inbound MX accepts): it takes mail only for return paths whose
  * token verifies (`b-…@bounce.<domain>` of a domain Posthorn has, or at the bounce host) and for
  * the complaint address. Anything at another domain is relaying (550 5.7.1, RFC 5321 §3.6.2: an
  * MX that is not the destination must not relay); an unknown or forged local part at one of our

@@ -29,7 +29,7 @@ function smtpError(code: number, enhanced: string, message: string): Error & { r
 export type OnStored = (reportId: string) => void;
 
 /**
- * The inbound MX (role `inbound`, issue 04 §2) on smtp-server: no AUTH, STARTTLS offered, SIZE
+ * The inbound MX (role `inbound`, docs/inbound.md) on smtp-server: no AUTH, STARTTLS offered, SIZE
  * (RFC 1870) from POSTHORN_INBOUND_MAX_SIZE, a per-client-IP transaction rate, and no relaying:
  * RCPT is accepted only for verified return paths and the complaint address. The null sender is
  * accepted (RFC 5321 §4.5.5: DSNs are sent with `MAIL FROM:<>`). After DATA the report is stored

@@ -1,9 +1,9 @@
-/** A notice as its webhook body carries it (decisions §15: notices go to the domain's webhook too). */
+/** A notice as its webhook body carries it (notices go to the domain's webhook too: docs/webhooks.md). */
 export interface NoticeRecord {
   id: string;
-  /** The notice kind (`domain.warning`, …): a name outside the ten event names, which consumers must tolerate (spec part 6). */
+  /** The notice kind (`domain.warning`, …): a name outside the ten event names, which consumers must tolerate (docs/webhooks.md, What is sent). */
   event: string;
-  /** `YYYY-MM-DDTHH:MM:SS.sssZ`, as events have (decisions §10). */
+  /** `YYYY-MM-DDTHH:MM:SS.sssZ`, as events have. */
   occurred_at: string;
   domain: string;
   message: string;

@@ -11,7 +11,7 @@ export interface PostWebhookOptions {
   headers: Record<string, string>;
   /** The exact JSON body that was signed. */
   body: string;
-  /** Limit on the whole request, connect to last response byte read (issue 04: 15 s). */
+  /** Limit on the whole request, connect to last response byte read (POSTHORN_WEBHOOK_TIMEOUT, 15 s by default). */
   timeoutMs?: number;
   /**
    * Local development and tests only: allow http:// and loopback/private/link-local targets.
@@ -46,7 +46,7 @@ const SNIPPET_CHARS = 500;
 const SNIPPET_BYTES = SNIPPET_CHARS * 4;
 
 /**
- * POSTs one webhook (issue 04, decisions §17) and never throws. Unless `allowPrivate`:
+ * POSTs one webhook (docs/webhooks.md) and never throws. Unless `allowPrivate`:
  * the URL must be https (the body carries recipient addresses, and signatures do not hide it),
  * an IP-literal host must be public, and a host name's addresses are checked inside the lookup the
  * socket itself connects with, so a DNS answer that changes between a check and the connect

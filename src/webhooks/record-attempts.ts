@@ -14,7 +14,7 @@ export interface AttemptResult {
   result: WebhookResponse | WebhookFailure;
 }
 
-/** What happens to a delivery after an attempt (decisions §17: retried with backoff for about a day). */
+/** What happens to a delivery after an attempt (retried with backoff for about a day: docs/webhooks.md, Retries). */
 export type AttemptOutcome = { kind: 'delivered' } | { kind: 'retry'; at: number } | { kind: 'failed' };
 
 /** 2xx is success (Standard Webhooks); every other status, 3xx included (never followed), is a failure. */

@@ -79,7 +79,7 @@ export function isPublicAddress(ip: string): boolean {
 /**
  * The IPv4 address an IPv6 address carries, for the forms a socket or a translator turns into
  * IPv4 traffic: ::a.b.c.d compatible (RFC 4291 §2.5.5.1, also covers :: and ::1, which land in
- * 0/8), ::ffff:a.b.c.d mapped (§2.5.5.2), ::ffff:0:a.b.c.d translated (RFC 2765), 64:ff9b::/96
+ * 0/8), ::ffff:a.b.c.d mapped (RFC 4291 §2.5.5.2), ::ffff:0:a.b.c.d translated (RFC 2765), 64:ff9b::/96
  * NAT64 (RFC 6052) and 2002:aabb:ccdd::/16 6to4 (RFC 3056, address in bits 16–47).
  */
 function embeddedV4(b: Uint8Array): string | undefined {

@@ -19,7 +19,7 @@ export interface SetWebhookResult {
 }
 
 /**
- * Sets the domain's one webhook endpoint (operations.md `webhook set`; decisions §17). The first
+ * Sets the domain's one webhook endpoint (`posthorn webhook set`; docs/webhooks.md). The first
  * set creates it with a new secret, returned once. A later set changes the URL and keeps the
  * secret; it also re-enables a disabled endpoint, clears its failure run, and makes the deliveries
  * that waited while it was disabled due now.

@@ -27,7 +27,7 @@ export interface WebhookView {
   failing_since: string | null;
   secrets: { created_at: string; age_seconds: number; expires_at: string | null }[];
   pending: number;
-  /** Given up after the last retry (decisions §17: about a day). */
+  /** Given up after the last retry (about a day of retries: docs/webhooks.md). */
   failed: number;
   last_attempts: AttemptView[];
 }

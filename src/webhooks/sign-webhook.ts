@@ -22,7 +22,7 @@ export interface SignWebhookInput {
 const SECRET_PREFIX = 'whsec_';
 
 /**
- * Signs a webhook per the Standard Webhooks specification (decisions §17;
+ * Signs a webhook per the Standard Webhooks specification (docs/webhooks.md, Verifying;
  * https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md,
  * "Signature scheme"): HMAC-SHA256 keyed with the base64-decoded secret after `whsec_`, over
  * `${webhook-id}.${webhook-timestamp}.${body}`, sent as `v1,<base64>`. Several signatures are

@@ -2,7 +2,7 @@ import type { EventRecord } from '../events/event-record.js';
 
 /**
  * The JSON body of a webhook POST: one event, the same snake_case record GET /v1/events returns
- * (decisions §10, §17), so a consumer parses webhooks and polled events with one type.
+ * (docs/webhooks.md, What is sent), so a consumer parses webhooks and polled events with one type.
  */
 export function webhookPayload(record: EventRecord): string {
   // Fields listed one by one, in a fixed order: the body is signed, and a stray property on the

@@ -3,7 +3,7 @@ const SECRET_BYTES = 32;
 
 /**
  * A new webhook signing secret in the Standard Webhooks format: `whsec_` + base64 of 32 random
- * bytes (decisions §17). `random` is the injected source (crypto.randomBytes in production).
+ * bytes (docs/webhooks.md). `random` is the injected source (crypto.randomBytes in production).
  */
 export function newWebhookSecret(random: (n: number) => Buffer): string {
   const bytes = random(SECRET_BYTES);

@@ -8,14 +8,14 @@ import { sendError } from '../send-error.js';
 
 /**
  * `GET /v1/domain`: the API key's own sending domain — name, status, when it was verified, and its
- * rolling 30-day complaint rate against the 0.1% of the acceptable use policy (spec part 8, issue
- * 04 §5). The rate is a count over the events table, so reads share the per-key limit of GET
+ * rolling 30-day complaint rate against the 0.1% of the acceptable use policy (docs/inbound.md,
+ * Complaint rate). The rate is a count over the events table, so reads share the per-key limit of GET
  * /v1/events (POSTHORN_EVENTS_RATE_LIMIT) under their own key.
  */
 export function domainRoute(deps: Deps): FastifyPluginAsync {
   return async (app) => {
     app.get('/v1/domain', { onRequest: requireKey(deps) }, async (req, reply) => {
-      // requireKey answered the 401 (spec 5.7: the same one, whatever the cause) or set the key.
+      // requireKey answered the 401 (the same one, whatever the cause) or set the key.
       const auth = req.auth as AuthContext;
       const now = deps.clock.now();
       const decision = await deps.limiter.take(`domain:${auth.keyId}`, deps.config.eventsRateLimit, now);

@@ -9,14 +9,14 @@ import { retryAfterSeconds } from '../../core/api-errors.js';
 import { sendError } from '../send-error.js';
 
 /**
- * `GET /v1/events` (spec 4.2): authenticate, then the per-key read limit, then the query string.
- * That order keeps 401 about the key alone (spec 5.9) and makes malformed queries count against
+ * `GET /v1/events` (docs/api.md): authenticate, then the per-key read limit, then the query string.
+ * That order keeps 401 about the key alone (docs/api.md, Authentication) and makes malformed queries count against
  * the limit like any other read.
  */
 export function eventsRoute(deps: Deps): FastifyPluginAsync {
   return async (app) => {
     app.get('/v1/events', { onRequest: requireKey(deps) }, async (req, reply) => {
-      // requireKey answered the 401 (spec 5.7: the same one, whatever the cause) or set the key.
+      // requireKey answered the 401 (the same one, whatever the cause) or set the key.
       const auth = req.auth as AuthContext;
 
       const decision = await deps.limiter.take(`events:${auth.keyId}`, deps.config.eventsRateLimit, deps.clock.now());

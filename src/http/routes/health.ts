@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Deps } from '../../deps.js';
 
-/** `/healthz` (the database answers) and Prometheus `/metrics` on the API server (issue 01 §8). */
+/** `/healthz` (the database answers) and Prometheus `/metrics` on the API server (docs/security.md, Ports). */
 export function healthRoutes(deps: Deps): FastifyPluginAsync {
   return async (app) => {
     app.get('/healthz', async (_req, reply) => {

@@ -31,8 +31,8 @@ function tokenParam(req: FastifyRequest): string {
 }
 
 /**
- * Routes hit by recipients' mail clients and by mailbox providers, with no API key (issue 04 §3,
- * §4): the open pixel, the click redirect and the one-click unsubscribe (RFC 8058).
+ * Routes hit by recipients' mail clients and by mailbox providers, with no API key (docs/tracking.md,
+ * The URLs): the open pixel, the click redirect and the one-click unsubscribe (RFC 8058).
  * Wildcard paths, because a click token carries its URL and may be far longer than a route
  * parameter's 100-character limit.
  */
