@@ -8,8 +8,9 @@ import { secretContext } from '../secrets/secret-fields.js';
 import { generateDkimKey, newSelector } from './dkim-key.js';
 
 /**
- * Adds a sending domain to an account with a fresh 2048-bit DKIM key (RFC 8301 §3.2: signers should use RSA keys of at least 2048 bits). It starts
- * `pending`; only the sandbox domain starts verified, since sandbox mail never leaves the machine.
+ * Adds a sending domain to an account with a fresh 2048-bit DKIM key (RFC 8301 §3.2: signers
+ * should use RSA keys of at least 2048 bits). It starts `pending`; only the sandbox domain starts
+ * verified, since sandbox mail never leaves the machine.
  */
 export async function addDomain(
   deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>, accountName: string, domainName: string, opts: { sandbox?: boolean } = {},
