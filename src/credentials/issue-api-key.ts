@@ -12,8 +12,8 @@ export interface IssuedKey {
 }
 
 /**
- * Revokes the domain's active key and inserts a new one, inside the caller's transaction: spec
- * 5.6, the old key gets 401 at once, with no overlap.
+ * Revokes the domain's active key and inserts a new one, inside the caller's transaction: one
+ * key per domain, so the old key gets 401 at once, with no overlap (docs/api.md, Authentication).
  */
 export async function replaceApiKey(trx: Transaction<Database> | Kysely<Database>, ids: Ids, now: number, domainId: string): Promise<IssuedKey> {
   const { key, prefix } = formatApiKey(ids.random(4), ids.random(32));

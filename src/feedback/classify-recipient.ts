@@ -1,7 +1,7 @@
 import { classifyReply, parseSmtpReply } from '../delivery/classify-reply.js';
 import type { SmtpReply } from '../delivery/transport.js';
 
-/** Bounce classes a report can give a recipient (spec operations, `posthorn bounce parse`). */
+/** Bounce classes a report can give a recipient (docs/inbound.md, `posthorn bounce parse`). */
 export type ReportClass = 'hard' | 'soft' | 'block' | 'complaint' | 'unknown';
 
 /** RFC 3463 §2: class.subject.detail. */

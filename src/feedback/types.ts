@@ -1,6 +1,6 @@
 import type { ReportClass } from './classify-recipient.js';
 
-/** One recipient named by a report (spec operations, `posthorn bounce parse`). */
+/** One recipient named by a report (docs/inbound.md, `posthorn bounce parse`). */
 export interface ReportRecipient {
   address: string;
   action: string | null;

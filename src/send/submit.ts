@@ -36,7 +36,7 @@ export interface SmtpSubmission {
   envelope: Envelope;
 }
 
-/** Spec 2.1: the response to an accepted send. */
+/** The response to an accepted send (docs/api.md, `POST /v1/send`). */
 export interface SendResponse {
   id: string;
   status: 'queued';
