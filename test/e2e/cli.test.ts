@@ -1,4 +1,4 @@
-// The operator CLI as a real child process (operations.md "Commands"), on each test database,
+// The operator CLI as a real child process (README, Running for real), on each test database,
 // with `domain verify` asking a real DNS server on loopback.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 04: kill -9 of `posthorn serve --roles api,webhooks` with 500 events in the outbox and the
+// Crash safety of webhooks: kill -9 of `posthorn serve --roles api,webhooks` with 500 events in the outbox and the
 // receiver no longer answering, then a restart: every event arrives (at-least-once; the receiver
 // dedupes on webhook-id), every arrival verifies with standardwebhooks, and what arrived twice is
 // no more than what was in flight when the process died.

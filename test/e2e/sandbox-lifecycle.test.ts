@@ -1,4 +1,4 @@
-// Issue 04 §6 through a real `posthorn serve` in sandbox mode: open@, click@ and unsubscribe@
+// The sandbox's special recipients (docs/tracking.md, Sandbox) through a real `posthorn serve` in sandbox mode: open@, click@ and unsubscribe@
 // produce opened, clicked and unsubscribed events without the internet, and a restart between
 // delivery and the action loses nothing. The pixel and the one-click POST also answer over HTTPS.
 import { after, describe, test } from 'node:test';

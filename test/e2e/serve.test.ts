@@ -1,4 +1,4 @@
-// `posthorn serve` as a newcomer runs it (operations.md "Sandbox mode"): a fresh data dir, real
+// `posthorn serve` as a newcomer runs it (README, Quick start): a fresh data dir, real
 // HTTPS on loopback with the generated certificate, the welcome printed once, a clean SIGTERM.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -100,7 +100,7 @@ describe('posthorn serve (sandbox)', () => {
     });
     assert.equal(sent.status, 202, sent.body);
 
-    // operations.md: other commands run while the server runs on the same database.
+    // Other commands run while the server runs on the same database.
     const suppressed = await runCli(['suppression', 'add', 'blocked@example.com', '--account', 'demo', '--json'], env);
     assert.equal(suppressed.code, 0, suppressed.stderr);
     const refused = await httpsRequest(`${first.url}/v1/send`, ca, {
@@ -124,7 +124,7 @@ describe('posthorn serve (sandbox)', () => {
     assert.equal(readFileSync(certPath, 'utf8'), ca);
   });
 
-  test('an unknown role is refused by name (every role of operations.md is built now)', async () => {
+  test('an unknown role is refused by name (every documented role is built now)', async () => {
     const r = await runCli(['serve', '--roles', 'api,mailman'], env);
     assert.notEqual(r.code, 0);
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);

@@ -1,4 +1,4 @@
-// `posthorn smtp-credential create|revoke|list` as a real child process (operations.md), on SQLite.
+// `posthorn smtp-credential create|revoke|list` as a real child process, on SQLite.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config/load.js';
@@ -52,7 +52,7 @@ describe('posthorn smtp-credential (sqlite)', () => {
     assert.deepEqual(revoked.json, { username: created.json.username, revoked: true });
     assert.equal(await authenticateSmtp({ db: db.db, config: production }, created.json.username, created.json.password), null);
     assert.ok(await authenticateSmtp({ db: db.db, config: production }, second.username, second.password), 'the other login still works');
-    assert.ok(await authenticate({ db: db.db, config: production }, `Bearer ${key.json.key}`), 'the API key still works (spec 5.8)');
+    assert.ok(await authenticate({ db: db.db, config: production }, `Bearer ${key.json.key}`), 'the API key still works (logins and the key are independent)');
 
     const again = await cli('smtp-credential', 'revoke', created.json.username);
     assert.equal(again.code, 1);

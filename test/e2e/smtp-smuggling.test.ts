@@ -1,4 +1,4 @@
-// Issue 03, protocol safety of the relay, from a raw client over loopback: SMTP smuggling (an end
+// Protocol safety of the relay, from a raw client over loopback: SMTP smuggling (an end
 // of data other than CRLF.CRLF hiding a second transaction inside DATA, CVE-2023-51764 class),
 // plaintext commands pipelined behind STARTTLS (CVE-2011-0411 class), and MAIL after STARTTLS
 // without a new EHLO (RFC 3207 §4.2). Counts what reached the database and the sink MX.

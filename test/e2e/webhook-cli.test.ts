@@ -1,4 +1,4 @@
-// `posthorn webhook set|rotate|show|remove` as real child processes (operations.md), on SQLite.
+// `posthorn webhook set|rotate|show|remove` as real child processes (docs/webhooks.md), on SQLite.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCliDb, type CliDb } from '../helpers/cli-db.js';

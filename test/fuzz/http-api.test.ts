@@ -57,7 +57,7 @@ async function lastEventId(db: Kysely<Database>): Promise<string> {
   return (await db.selectFrom('events').select('id').orderBy('id', 'desc').limit(1).executeTakeFirst())?.id ?? '';
 }
 
-/** A response the API may give to anything: below 500, and either a 2xx or spec part 7's error body with a known type. */
+/** A response the API may give to anything: below 500, and either a 2xx or the API's error body (docs/api.md, Errors) with a known type. */
 function assertWellFormed(res: Response, what: string): { type?: string } {
   assert.ok(res.status < 500, `status ${res.status} ${res.body.slice(0, 500)} for ${what}`);
   if (res.status < 300) return {};

@@ -27,7 +27,7 @@ import { createTestDeps, type TestDeps } from './test-deps.js';
 
 /** The sending domain every harness sets up: a real DKIM key, verified, with an API key. */
 export const SENDER_DOMAIN = 'acme.test';
-/** A second verified domain of the same account: a `from` on it is rewritten to SENDER_DOMAIN (decisions §1). */
+/** A second verified domain of the same account: a `from` on it is rewritten to SENDER_DOMAIN (docs/api.md, The from rules). */
 export const BRAND_DOMAIN = 'brand.test';
 /** Recipient domains of the zone: MX on the sink, a null MX (RFC 7505), no such domain. */
 export const MX_DOMAIN = 'example.org';
@@ -89,7 +89,7 @@ export interface DeliveryHarness {
 }
 
 export interface HarnessOptions {
-  /** Config overrides (operations.md names), e.g. POSTHORN_RETRY_SCHEDULE. */
+  /** Config overrides (variable names as in docs/config.md), e.g. POSTHORN_RETRY_SCHEDULE. */
   env?: Record<string, string>;
   sink?: SinkOptions;
   /** Extra or replaced zone entries. */

@@ -28,7 +28,7 @@ export interface TestDeps extends Deps {
 
 /**
  * Real Deps on a fresh database of `dialect`, with a fake clock, silent logs and production-mode
- * config (plus `env` overrides, using the operations.md variable names).
+ * config (plus `env` overrides, using the variable names of docs/config.md).
  */
 export async function createTestDeps(dialect: DialectName, opts: { env?: Record<string, string>; resolver?: DnsResolver } = {}): Promise<TestDeps> {
   const testDb = await createTestDb(dialect);

@@ -1,4 +1,4 @@
-// Issue 02, the delivery engine: real SMTP over loopback to a scripted sink MX whose answers depend
+// The delivery engine: real SMTP over loopback to a scripted sink MX whose answers depend
 // on the recipient, a real DNS server on loopback, and the fake clock moved instead of sleeping.
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -58,7 +58,7 @@ for (const dialect of testDialects()) {
       assert.deepEqual((await hx.verifyDkim(tampered)).map((d) => [d.result, d.comment]), [['neutral', 'body hash did not verify']]);
 
       const parsed = await simpleParser(mail.raw);
-      assert.deepEqual(parsed.from?.value, [{ name: 'Brand, Inc.', address: `news@${SENDER_DOMAIN}` }], 'From rewritten to the key\'s domain (decisions §1), name kept');
+      assert.deepEqual(parsed.from?.value, [{ name: 'Brand, Inc.', address: `news@${SENDER_DOMAIN}` }], 'From rewritten to the key\'s domain, name kept');
       assert.equal(parsed.subject, 'Your receipt — déjà vu');
       assert.equal(parsed.messageId, `<${id}@mail.posthorn.test>`);
       assert.deepEqual((parsed.to as { value: unknown[] }).value, [{ name: 'Pat Doe', address: to }]);
@@ -83,7 +83,7 @@ for (const dialect of testDialects()) {
       const id = await accepted(hx, { to });
       await hx.run();
       assert.equal(hx.received(to).length, 0);
-      // After the 451: the engine took and signed it, but the deferral itself is no event (decisions §14).
+      // After the 451: the engine took and signed it, but the deferral itself is no event (only outcomes are).
       assert.deepEqual(await hx.timeline(id, to), ['accepted-by-system', 'accepted-by-mta']);
       const job = await hx.deps.db.selectFrom('jobs').select(['attempts', 'run_at', 'locked_by', 'last_error']).executeTakeFirstOrThrow();
       assert.deepEqual([job.attempts, Number(job.run_at), job.locked_by], [1, hx.deps.clock.now() + 1000, null]);
@@ -198,7 +198,7 @@ for (const dialect of testDialects()) {
 
     test('150 recipients at a sink that takes 100 per transaction arrive in 100 + 50; three API messages of 50 arrive whole', async () => {
       const hx = await harness({ sink: { maxRecipients: 100 } });
-      // The API takes at most 50 recipients (decisions §3); the SMTP relay will take more, so this one is inserted as submit's plan() writes it.
+      // The API takes at most 50 recipients (docs/api.md, Fields); the SMTP relay will take more, so this one is inserted as submit's plan() writes it.
       const id = await hx.insertMessage(Array.from({ length: 150 }, (_, i) => at(`ok-big-${i}`)));
       hx.worker.nudge();
       await hx.run();

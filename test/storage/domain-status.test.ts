@@ -1,4 +1,4 @@
-// decisions §15 end to end on both databases: real DNS on loopback, real DKIM keys, a fake clock.
+// Domain verification, re-check and grace period end to end on both databases: real DNS on loopback, real DKIM keys, a fake clock.
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAccount } from '../../src/accounts/accounts.js';
@@ -81,7 +81,7 @@ for (const dialect of testDialects()) {
       const checks = JSON.parse(r.last_checks ?? 'null') as Record<RecordPurpose, { ok: boolean }>;
       assert.deepEqual(Object.values(checks).map((c) => c.ok), [false, false, false, false]);
 
-      // Three of four is not enough (decisions §15: all four).
+      // Three of four is not enough (all four must match).
       publish(d, ['spf', 'dkim', 'return_path']);
       deps.clock.advance(H);
       r = await check(d);

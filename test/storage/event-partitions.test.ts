@@ -1,4 +1,4 @@
-// Events on PostgreSQL are partitioned by month of occurred_at (DESIGN.md: retention is a
+// Events on PostgreSQL are partitioned by month of occurred_at (so retention is a
 // partition drop); SQLite keeps one table. Both must behave the same through writeEvents, the
 // events query and the retention purge.
 import { afterEach, describe, test } from 'node:test';

@@ -209,7 +209,7 @@ for (const dialect of testDialects()) {
       assert.equal(failed.details.source, 'dsn');
       const sup = await h.deps.db.selectFrom('suppressions').select(['reason', 'message_id']).where('address', '=', 'gone@example.org').executeTakeFirstOrThrow();
       assert.deepEqual(sup, { reason: 'hard_bounce', message_id: res.body.id });
-      // The API refuses the address now (decisions §2).
+      // The API refuses the address now (docs/api.md, Suppression).
       const again = await h.send({ from: `hello@${SENDER_DOMAIN}`, to: 'gone@example.org', subject: 'Again', html: '<p>Hi</p>' });
       assert.equal(again.status, 422);
       assert.equal(again.body.error?.type, 'recipient_suppressed');

@@ -81,7 +81,7 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await remainingEvents(), [kept.id]);
     });
 
-    test('bodies are cleared after bodyRetention while the message and its events stay (decisions §12)', async () => {
+    test('bodies are cleared after bodyRetention while the message and its events stay', async () => {
       assert.equal(t.config.bodyRetention, 30 * DAY);
       const stale = await message(31 * DAY);
       const fresh = await message(29 * DAY);

@@ -1,4 +1,4 @@
-// Sandbox mode (operations.md): the delivery engine keeps mail in the local mailbox instead of
+// Sandbox mode (README, Quick start): the delivery engine keeps mail in the local mailbox instead of
 // sending it, and answers by recipient address like a real server would, through the same
 // classification, events and suppression as real mail.
 import { afterEach, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 04 §6: the sandbox's open@, click@ and unsubscribe@ recipients produce their events after
+// The sandbox's open@, click@ and unsubscribe@ recipients produce their events after
 // delivery through the same functions as the tracking routes, on every test database.
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -40,7 +40,7 @@ for (const dialect of testDialects()) {
       assert.deepEqual([vol.month, vol.count], ['2026-11', 2]);
     });
 
-    test('from rules run in the order of decisions §1', async () => {
+    test('from rules run in the order docs/api.md gives', async () => {
       const pending = await seedDomain(deps, { domain: 'pending.test', status: 'pending', rateLimit: 100 });
       const key = await seedDomain(deps, { domain: 'acme.test' });
       await seedDomain(deps, { domain: 'brand.test' });
@@ -64,7 +64,7 @@ for (const dialect of testDialects()) {
         assert.equal(draft.from.address, from.includes('news') ? 'news@acme.test' : 'alerts@acme.test');
         assert.equal(draft.from.name, from.includes('news') ? 'Brand, Inc.' : '');
       }
-      // Refusals that have recipients leave rejected-by-system events (decisions §13), and no message.
+      // Refusals that have recipients leave rejected-by-system events, and no message.
       const rejected = await deps.db.selectFrom('events').select(['event', 'details']).where('event', '=', 'rejected-by-system').execute();
       assert.equal(rejected.length, 5);
       assert.ok(rejected.every((e) => JSON.parse(e.details).reason === 'domain_unverified'));
@@ -96,7 +96,7 @@ for (const dialect of testDialects()) {
     });
 
     test('429 rate_limited above the per-domain rate, with Retry-After, then success after waiting it', async () => {
-      const s = await seedDomain(deps, { domain: 'acme.test' }); // default 5 per second (spec part 8)
+      const s = await seedDomain(deps, { domain: 'acme.test' }); // default 5 per second
       const other = await seedDomain(deps, { domain: 'other.test' });
       for (let i = 0; i < 5; i++) assert.equal((await postSend(app, s.key, message('acme.test'))).status, 202);
       const limited = await postSend(app, s.key, message('acme.test'));

@@ -102,7 +102,7 @@ for (const dialect of testDialects()) {
     test('every 401 cause gets the same body, and 401 comes before body errors', async () => {
       const other = await seedDomain(deps, { domain: 'other.test' });
       const revoked = other.key;
-      await issueApiKey(deps, other.domainId); // replaces it: the old key is revoked at once (spec 5.6)
+      await issueApiKey(deps, other.domainId); // replaces it: the old key is revoked at once
       const wellFormedUnknown = `ph_00000000_${'A'.repeat(43)}`;
       const variants: [string, Record<string, string>][] = [
         ['missing header', {}],

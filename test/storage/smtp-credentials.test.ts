@@ -1,4 +1,4 @@
-// SMTP relay logins (spec 5.8, decisions §16) on every test database: several per domain, hashed,
+// SMTP relay logins on every test database: several per domain, hashed,
 // resolving to the same AuthContext as the domain's API key, and independent of it both ways.
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -55,7 +55,7 @@ for (const dialect of testDialects()) {
       assert.equal(await authenticateSmtp(deps, seeded.key, seeded.key), null, 'the API key is not an SMTP login');
     });
 
-    test('revoking one login leaves the other and the API key working (spec 5.8)', async () => {
+    test('revoking one login leaves the other and the API key working', async () => {
       const a = await createSmtpCredential(deps, 'example.test');
       const b = await createSmtpCredential(deps, 'example.test');
       assert.deepEqual(await revokeSmtpCredential(deps, a.username), { username: a.username, revoked: true });
@@ -66,7 +66,7 @@ for (const dialect of testDialects()) {
       await assert.rejects(revokeSmtpCredential(deps, 'ph_smtp_nobody'), (e: unknown) => e instanceof CommandError && /no SMTP credential/.test(e.message));
     });
 
-    test('replacing the API key leaves SMTP logins working, and the new key works too (spec 5.8)', async () => {
+    test('replacing the API key leaves SMTP logins working, and the new key works too', async () => {
       const a = await createSmtpCredential(deps, 'example.test');
       const { key } = await issueApiKey(deps, seeded.domainId);
       assert.equal(await authenticate(deps, `Bearer ${seeded.key}`), null);

@@ -1,4 +1,4 @@
-// Issue 03, the SMTP relay, on every test database: real clients (nodemailer, a raw socket) over
+// The SMTP relay, on every test database: real clients (nodemailer, a raw socket) over
 // loopback to both listeners, the one submit pipeline shared with the HTTP app, delivery to the
 // scripted sink MX, and the fake clock moved instead of sleeping.
 import { afterEach, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 04 §3, §4: open and click tracking and one-click unsubscribe, end to end over the real
+// Open and click tracking and one-click unsubscribe, end to end over the real
 // pipeline, delivery engine (sink MX over loopback, real DKIM) and the HTTP routes (inject), on
 // every test database.
 import { afterEach, describe, test } from 'node:test';
@@ -50,7 +50,7 @@ for (const dialect of testDialects()) {
         const bad = await h.send({ from: FROM, to: 'r@example.org', subject: 's', html: '<p>x</p>', [field]: 'yes' });
         assert.deepEqual([bad.status, bad.body.error?.type, bad.body.error?.field], [400, 'invalid_request', field]);
       }
-      // decisions §5: List-Unsubscribe is the service's own once it sets it.
+      // List-Unsubscribe is the service's own once it sets it.
       const own = await h.send({ from: FROM, to: 'r@example.org', subject: 's', html: '<p>x</p>', unsubscribe: true, headers: { 'List-Unsubscribe': '<https://x.test/u>' } });
       assert.deepEqual([own.status, own.body.error?.field], [400, 'headers.List-Unsubscribe']);
       assert.equal((await h.send({ from: FROM, to: 'r@example.org', subject: 's', html: '<p>x</p>', headers: { 'List-Unsubscribe': '<https://x.test/u>' } })).status, 202, 'allowed while unsubscribe is off');

@@ -93,7 +93,7 @@ for (const dialect of testDialects()) {
       }
       assert.deepEqual(JSON.parse(rows.find((r) => r.event_id === events[0]!.id)!.payload).tags, ['receipt', 'n1']);
 
-      // A notice of the domain goes to its webhook too (decisions §15), in its own payload shape.
+      // A notice of the domain goes to its webhook too (docs/webhooks.md), in its own payload shape.
       await recordNotice(t.db, t.ids, t.clock.now(), { accountId: domain.accountId, domainId: domain.domainId, kind: 'domain.warning', message: 'SPF stopped matching', details: { spf: { ok: false } } });
       const notice = await t.db.selectFrom('notices').selectAll().executeTakeFirstOrThrow();
       const queued = await deliveryOf(t, notice.id);

@@ -1,4 +1,4 @@
-// decisions §16: SMTP passwords are stored with a slow password hash (scrypt), self-describing.
+// SMTP passwords are stored with a slow password hash (scrypt), self-describing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scryptSync } from 'node:crypto';

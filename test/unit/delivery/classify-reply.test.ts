@@ -143,7 +143,7 @@ const BLOCK_TEXTS = [
   'listed by SpamCop',
 ];
 
-test('no 5.7.x or blocklist reply ever suppresses, whatever code and wording come with it (decisions §13)', () => {
+test('no 5.7.x or blocklist reply ever suppresses, whatever code and wording come with it', () => {
   for (const code of [550, 551, 553, 554, 421, 450, 451]) {
     const cls = String(code)[0];
     for (const detail of ['1.1', '2.1', '1.10', '0.0', '7.0', '7.1', '7.26', '7.606', null]) {

@@ -29,7 +29,7 @@ function walk(schedule: number[], maxLifetime: number, t0 = 1_700_000_000_000): 
   throw new Error('never gave up');
 }
 
-test('the default schedule is 1m, 5m, 15m, 30m, 1h, 2h, 4h, then 4h until 72h (decisions §14)', () => {
+test('the default schedule is 1m, 5m, 15m, 30m, 1h, 2h, 4h, then 4h until 72h', () => {
   assert.deepEqual(DEFAULT_SCHEDULE, [1, 5, 15, 30, 60, 120, 240].map((m) => m * MIN));
   assert.equal(DEFAULT_LIFETIME, 72 * HOUR);
   const delays = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((attempts) => {

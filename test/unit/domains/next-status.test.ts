@@ -7,7 +7,7 @@ const H = 3_600_000;
 const GRACE = 72 * H;
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 
-/** decisions §15 as a table: (status before, failing_since, check ok) → (status after, failing_since). */
+/** The domain status rules (`nextStatus`) as a table: (status before, failing_since, check ok) → (status after, failing_since). */
 const CASES: { status: DomainStatus; failingSince: number | null; ok: boolean; want: { status: DomainStatus; failingSince: number | null }; why: string }[] = [
   { status: 'pending', failingSince: null, ok: true, want: { status: 'verified', failingSince: null }, why: 'all four records published' },
   { status: 'pending', failingSince: null, ok: false, want: { status: 'pending', failingSince: null }, why: 'never verified: no warning, no grace clock' },

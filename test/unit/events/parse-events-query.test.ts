@@ -22,7 +22,7 @@ function rejects(query: Record<string, unknown>, field: string): string {
 }
 
 describe('parseEventsQuery', () => {
-  test('no parameters: limit 25, offset 0, no filters (spec 4.2)', () => {
+  test('no parameters: limit 25, offset 0, no filters', () => {
     assert.deepEqual(ok({}), { limit: 25, offset: 0 });
     assert.deepEqual(parseEventsQuery(undefined), { ok: true, filter: { limit: 25, offset: 0 } });
   });

@@ -5,7 +5,7 @@ import { messageIdOf, readToken } from '../../../src/feedback/match-report.js';
 import { FAILED_OUTCOMES, NO_EVENT_ACTIONS, reportOutcome } from '../../../src/feedback/report-outcome.js';
 import { createClientRateLimit } from '../../../src/inbound/client-rate-limit.js';
 
-test('failed: only the hard class suppresses; every class still records failed (decisions §13)', () => {
+test('failed: only the hard class suppresses; every class still records failed', () => {
   for (const cls of ['hard', 'block', 'soft', 'unknown'] as const) {
     const o = reportOutcome('dsn', { action: 'failed', class: cls });
     assert.equal(o.kind, 'failed');

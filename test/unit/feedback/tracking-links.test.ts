@@ -1,4 +1,4 @@
-// Issue 04 §3: tracking tokens and html rewriting. A click token restores the original URL exactly;
+// Tracking tokens and html rewriting. A click token restores the original URL exactly;
 // a tampered or foreign token never yields a URL; everything but the rewritten hrefs is unchanged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -12,7 +12,7 @@ const base = {
   subject: 'Ihre Bestätigung ✓', headers: [['Reply-To', 'help@acme.test'], ['X-Order', '42']] as [string, string][],
 };
 
-test('text is generated from html when omitted (spec 4.1)', () => {
+test('text is generated from html when omitted', () => {
   const text = textFromHtml('<h1>Welcome</h1><p>Click <a href="https://acme.test/go">here</a> to start.</p>');
   assert.match(text, /WELCOME/);
   assert.match(text, /Click here \[https:\/\/acme\.test\/go\] to start\./);

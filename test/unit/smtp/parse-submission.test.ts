@@ -63,7 +63,7 @@ test('a nodemailer message: From, decoded Subject, envelope recipients, tags, op
   const s = ok(parseSubmission(raw, envelope));
   assert.deepEqual(s.from, { name: 'Acme Büro', address: 'hello@news.acme.test', local: 'hello', domain: 'news.acme.test' });
   assert.equal(s.subject, 'Ihre Bestätigung ✓ — Bestellung 42');
-  assert.deepEqual(s.recipients.map((r) => r.address), ['user@example.org', 'hidden@example.net', 'cc@example.com'], 'deduplicated case-insensitively (decisions §3)');
+  assert.deepEqual(s.recipients.map((r) => r.address), ['user@example.org', 'hidden@example.net', 'cc@example.com'], 'deduplicated case-insensitively');
   assert.deepEqual(s.tags, ['welcome', 'onboarding']);
   assert.deepEqual(s.options, { trackOpens: false });
   assert.equal(s.idempotencyKey, 'order-42');
@@ -219,7 +219,7 @@ test('X-Posthorn-* headers: unknown names, bad values and over 20 tags are refus
   assert.equal(refused(parseSubmission(msg('From: a@acme.test', 'X-Posthorn-Tags: a', 'X-Posthorn-Tags: b', '', 'b', ''), rcpt)).field, 'X-Posthorn-Tags');
 });
 
-test('Idempotency-Key is optional and must be 1 to 255 printable ASCII characters (decisions §7)', () => {
+test('Idempotency-Key is optional and must be 1 to 255 printable ASCII characters', () => {
   const rcpt = { mailFrom: '', rcptTo: ['b@example.org'] };
   assert.equal(ok(parseSubmission(msg('From: a@acme.test', '', 'b', ''), rcpt)).idempotencyKey, undefined);
   assert.equal(refused(parseSubmission(msg('From: a@acme.test', `Idempotency-Key: ${'k'.repeat(256)}`, '', 'b', ''), rcpt)).field, 'Idempotency-Key');
@@ -229,7 +229,7 @@ test('envelope recipients: invalid ones and an empty list are refused with field
   const raw = msg('From: a@acme.test', '', 'b', '');
   assert.equal(refused(parseSubmission(raw, { mailFrom: '', rcptTo: ['not-an-address'] })).field, 'to');
   assert.equal(refused(parseSubmission(raw, { mailFrom: '', rcptTo: [] })).field, 'to');
-  // RFC 5321 §4.5.3.1.8: a relay takes 100 recipients per message (the HTTP API's 50 is decisions §3's).
+  // RFC 5321 §4.5.3.1.8: a relay takes 100 recipients per message (the HTTP API's 50 is for its `to` field).
   const many = Array.from({ length: 101 }, (_, i) => `u${i}@example.org`);
   assert.match(refused(parseSubmission(raw, { mailFrom: '', rcptTo: many })).message, /1 to 100/);
   assert.equal(ok(parseSubmission(raw, { mailFrom: '', rcptTo: [...many.slice(0, 100), 'U0@EXAMPLE.ORG'] })).recipients.length, 100);
@@ -241,7 +241,7 @@ test('a header section line that is not a field (a missing empty line before the
   assert.match(r.message, /empty line/);
 });
 
-test('the disposition table: removed and replaced fields are owned headers (decisions §5), Content-* and MIME-Version kept', () => {
+test('the disposition table: removed and replaced fields are owned headers, Content-* and MIME-Version kept', () => {
   for (const [name, rule] of Object.entries(SUBMITTED_HEADER_RULES)) {
     if ((rule.disposition === 'remove' || rule.disposition === 'replace') && name !== 'idempotency-key') assert.ok(isOwnedHeader(name), name);
     assert.equal(headerDisposition(name.toUpperCase()), rule.disposition, name);
