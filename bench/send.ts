@@ -33,7 +33,8 @@ async function run(dialect: DialectName): Promise<void> {
   try {
     const open = openDatabase({ databaseUrl: target.url, dataDir: target.dataDir });
     await migrate(open.db, open.dialect);
-    // The per-account rate limit (5 sends per second by default) is raised so the figure measures the service, not the limiter.
+    // The per-account rate limit (5 sends per second by default) is raised so the figure measures
+    // the service, not the limiter.
     const seeded = await seedDomain({ db: open.db, clock: systemClock, ids: createIds() }, { domain: 'acme.test', rateLimit: 1_000_000_000 });
     const server = await startServer({ ...target.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost', POSTHORN_LISTEN_HOST: '127.0.0.1' }, {
       args: ['--roles', 'api'], nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],

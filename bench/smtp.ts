@@ -98,7 +98,8 @@ async function run(dialect: DialectName): Promise<void> {
     const open = openDatabase({ databaseUrl: target.url, dataDir: target.dataDir });
     await migrate(open.db, open.dialect);
     const deps = { db: open.db, clock: systemClock, ids: createIds() };
-    // The per-account rate limit (5 sends per second by default) is raised so the figure measures the relay, not the limiter.
+    // The per-account rate limit (5 sends per second by default) is raised so the figure measures
+    // the relay, not the limiter.
     await seedDomain(deps, { domain: 'acme.test', rateLimit: 1_000_000_000 });
     const { username, password } = await createSmtpCredential(deps, 'acme.test');
     const server = await startServer({

@@ -59,7 +59,8 @@ export async function buildDeps(config: Readonly<Config>, opts: { checkSecretKey
     await close();
     throw err;
   }
-  // On SQLite one process holds all state; PostgreSQL nodes share limits through the database, so a limit holds across nodes.
+  // On SQLite one process holds all state; PostgreSQL nodes share limits through the database, so a
+  // limit holds across nodes.
   const limiter = dialect === 'postgres' ? createDbRateLimiter(db) : createMemoryRateLimiter();
   return { config, db, dialect, clock: systemClock, ids: createIds(), resolver, log, metrics: createMetrics(), limiter, close };
 }

@@ -38,7 +38,8 @@ export function loadConfig(env: Source = process.env): Readonly<Config> {
   // An empty variable (as `${VAR:-}` in compose files produces) counts as unset, so the file's value still applies.
   const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v);
   const raw = (name: string): string | undefined => given(env[name]) ?? given(file[name]);
-  // Sandbox is the default when no config is given, so a first `posthorn serve` works without DNS (README, Quick start).
+  // Sandbox is the default when no config is given, so a first `posthorn serve` works without DNS
+  // (README, Quick start).
   const configGiven = fileName !== undefined || raw('POSTHORN_HOSTNAME') !== undefined || raw('POSTHORN_DATABASE_URL') !== undefined;
   const resolved: Partial<Record<keyof Config, unknown>> = {};
   for (const entry of CONFIG_SCHEMA) {

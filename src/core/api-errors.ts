@@ -78,7 +78,10 @@ export function errorBody(err: ApiError): { error: { type: ApiErrorType; message
 /** Every authentication failure is the same 401, which does not say which cause applies. */
 export const UNAUTHORIZED: ApiError = Object.freeze({ type: 'invalid_key', message: 'The API key is missing, malformed, revoked or not valid.' });
 
-/** Whole seconds to wait before a retry, at least 1: Retry-After is given in whole seconds (RFC 9110 §10.2.3), rounded up so a client never retries early. */
+/**
+ * Whole seconds to wait before a retry, at least 1: Retry-After is given in whole seconds
+ * (RFC 9110 §10.2.3), rounded up so a client never retries early.
+ */
 export function retryAfterSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }

@@ -19,11 +19,12 @@ export interface AuthContext {
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
- * Resolves an `Authorization` header to its active key (docs/api.md, Authentication). Every failure — missing or
- * malformed header, unknown key, revoked key — is the same `null`, so the 401 cannot say which
- * and gives a caller nothing to probe with. Not cached: a replaced key must fail at once, even when another process replaced it.
- * Outside sandbox mode a key of the sandbox domain is refused like an unknown one (see
- * sandbox/retire-sandbox.ts): a production server never honours sandbox credentials.
+ * Resolves an `Authorization` header to its active key (docs/api.md, Authentication). Every failure
+ * — missing or malformed header, unknown key, revoked key — is the same `null`, so the 401 cannot
+ * say which and gives a caller nothing to probe with. Not cached: a replaced key must fail at once,
+ * even when another process replaced it. Outside sandbox mode a key of the sandbox domain is
+ * refused like an unknown one (see sandbox/retire-sandbox.ts): a production server never honours
+ * sandbox credentials.
  */
 export async function authenticate(deps: Pick<Deps, 'db' | 'config'>, authorization: string | undefined): Promise<AuthContext | null> {
   const m = authorization === undefined ? null : BEARER.exec(authorization);

@@ -8,9 +8,9 @@ export interface ScryptParams {
 }
 
 /**
- * SMTP passwords get a slow password hash, since a stolen database must not give them away cheaply. N=2^15, r=8 needs 32 MiB and
- * roughly 100 ms of one thread-pool core per hash: the OWASP minimum for scrypt, and cheap enough
- * for the relay's logins.
+ * SMTP passwords get a slow password hash, since a stolen database must not give them away cheaply.
+ * N=2^15, r=8 needs 32 MiB and roughly 100 ms of one thread-pool core per hash: the OWASP minimum
+ * for scrypt, and cheap enough for the relay's logins.
  */
 export const DEFAULT_SCRYPT: Readonly<ScryptParams> = { N: 2 ** 15, r: 8, p: 1 };
 const SALT_BYTES = 16;
@@ -34,7 +34,8 @@ function maxmem({ N, r, p }: ScryptParams): number {
 
 /**
  * node:crypto's callback `scrypt` runs on libuv's thread pool, i.e. off the event loop, so a burst
- * of SMTP logins does not stall the relay's other connections or the HTTP API (CPU-heavy work stays off the event loop).
+ * of SMTP logins does not stall the relay's other connections or the HTTP API (CPU-heavy work stays
+ * off the event loop).
  */
 function derive(password: string, salt: Buffer, keyLength: number, params: ScryptParams): Promise<Buffer> {
   const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: maxmem(params) };

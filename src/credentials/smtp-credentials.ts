@@ -35,8 +35,8 @@ const DUMMY_HASH = 'scrypt$32768$8$1$15SSoWrDIviZfgcVDujYnw$Gjh52c-MerJUOV3lyFWY
 
 /**
  * Makes a new relay login for `domainName` (`posthorn smtp-credential create`). A domain may have
- * several; they are independent of its API key (README, The SMTP relay). The password is 256 random bits,
- * base64url (43 characters), hashed with scrypt off the event loop before it is stored.
+ * several; they are independent of its API key (README, The SMTP relay). The password is 256 random
+ * bits, base64url (43 characters), hashed with scrypt off the event loop before it is stored.
  */
 export async function createSmtpCredential(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, domainName: string): Promise<CreatedSmtpCredential> {
   const domain = await findDomain(deps, domainName);

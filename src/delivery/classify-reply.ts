@@ -182,8 +182,9 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     source: 'RFC 3463 §3.4 (X.3.4 message too big for system), §3.3 (X.2.3 message length exceeds administrative limit); "552-5.3.4 Your message exceeded Google\'s message size limits." (Gmail)',
   },
   {
-    // The plain-text forms of the no-such-mailbox codes are hard bounces too. Reached only when the enhanced code is absent or
-    // generic (5.0.0, Outlook's 5.5.0, Microsoft's 5.4.1 directory rejection), never one of the above.
+    // The plain-text forms of the no-such-mailbox codes are hard bounces too. Reached only when the
+    // enhanced code is absent or generic (5.0.0, Outlook's 5.5.0, Microsoft's 5.4.1 directory
+    // rejection), never one of the above.
     id: 'no-mailbox-wording',
     when: (r) => is5xx(r) && says(NO_MAILBOX_WORDING)(r),
     outcome: 'failed', bounceClass: 'hard', suppress: true,

@@ -157,7 +157,8 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     signed = await ctx.signer.sign(raw, dkimKeys(ctx, group), signedAt);
     if (m.deferredSize > 0) await yieldToLoop(); // the transport may store it synchronously (the sandbox mailbox)
   } catch (err) {
-    // A message that cannot be rendered or signed is never sent unsigned: unsigned mail would fail DMARC and hurt the domain's reputation.
+    // A message that cannot be rendered or signed is never sent unsigned: unsigned mail would fail
+    // DMARC and hurt the domain's reputation.
     deps.log.error({ err, message: m.id }, 'could not render or sign a message');
     return { group, signedAt: null, outcomes: everyone(group, { kind: 'deferred', error: `signing failed: ${(err as Error).message}`, details: { reason: 'signing failed' } }) };
   }

@@ -32,8 +32,9 @@ export interface LoadedMessage {
 }
 
 /**
- * The unit of delivery: one message to the recipients of one domain (at most 100, as RFC 5321 §4.5.3.1.8 has every server take),
- * or to one recipient when the message carries per-recipient tracking or unsubscribe URLs.
+ * The unit of delivery: one message to the recipients of one domain (at most 100, as RFC 5321
+ * §4.5.3.1.8 has every server take), or to one recipient when the message carries per-recipient
+ * tracking or unsubscribe URLs.
  */
 export interface DeliveryGroup {
   message: LoadedMessage;
@@ -68,7 +69,8 @@ export async function loadClaimed(deps: Pick<Deps, 'db'>, jobs: JobTable[]): Pro
   for (const job of jobs) {
     const m = byMessage.get(job.message_id);
     const r = byRecipient.get(job.recipient_id);
-    // A body purged by retention can no longer be sent (bodies are kept 30 days by default, retries last 72 h).
+    // A body purged by retention can no longer be sent (bodies are kept 30 days by default, retries
+    // last 72 h).
     if (!m || !r || m.size === null) { orphans.push(job); continue; }
     const tracking: TrackingFlags = { opens: m.track_opens === 1, clicks: m.track_clicks === 1, unsubscribe: m.unsubscribe === 1 };
     // Per-recipient URLs make each recipient's copy different: one transaction each. Untracked

@@ -25,9 +25,10 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /**
- * Turns attempt outcomes into what is written: events (through the one writer), recipient
- * statuses and queue changes. Deferrals are retried on the schedule until the queue lifetime
- * ends, then become `failed` (only the outcome is an event, not each attempt, so the event log stays readable).
+ * Turns attempt outcomes into what is written: events (through the one writer), recipient statuses
+ * and queue changes. Deferrals are retried on the schedule until the queue lifetime ends, then
+ * become `failed` (only the outcome is an event, not each attempt, so the event log stays
+ * readable).
  */
 export function planOutcomes(results: GroupResult[], cfg: Pick<Config, 'retrySchedule' | 'maxQueueLifetime'>, ids: Ids, now: number): Plan {
   const plan: Plan = { events: [], status: new Map(), complete: [], retry: new Map() };

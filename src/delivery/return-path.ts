@@ -12,15 +12,16 @@ function mac(secret: Buffer, subject: string): string {
 }
 
 /**
- * MAIL FROM on the aligned bounce domain (`bounce.<domain>`, docs/architecture.md), carrying a signed token that names what a
- * bounce to it is about: the recipient (`rcp_…`) when the transaction has one; for a transaction
- * with several recipients, a group token (`grp_…`, the id of its first recipient) that stands for
- * the message's recipients at that recipient's domain (their DSN then names them, RFC 3464
- * §2.3.2). A per-recipient address in every transaction would force one transaction per recipient.
- * Every recipient of a shared transaction sees its group token (the final MTA writes it into
- * Return-Path, RFC 5321 §4.4), so docs/bounces.md limits what a report with one can do.
- * Messages sent before group tokens carry a message token (`msg_…`), still read, shared the same way.
- * Shape: `b-<id in lower case>-<12-char HMAC>@bounce.<domain>`, well under 64 octets.
+ * MAIL FROM on the aligned bounce domain (`bounce.<domain>`, docs/architecture.md), carrying a
+ * signed token that names what a bounce to it is about: the recipient (`rcp_…`) when the
+ * transaction has one; for a transaction with several recipients, a group token (`grp_…`, the id of
+ * its first recipient) that stands for the message's recipients at that recipient's domain (their
+ * DSN then names them, RFC 3464 §2.3.2). A per-recipient address in every transaction would force
+ * one transaction per recipient. Every recipient of a shared transaction sees its group token (the
+ * final MTA writes it into Return-Path, RFC 5321 §4.4), so docs/inbound.md (Matching a report to a
+ * message) limits what a report with one can do. Messages sent before group tokens carry a message
+ * token (`msg_…`), still read, shared the same way. Shape: `b-<id in lower case>-<12-char
+ * HMAC>@bounce.<domain>`, well under 64 octets.
  */
 export function makeReturnPath(secret: Buffer, subjectId: string, domain: string): string {
   const token = subjectId.toLowerCase().replace('_', '');

@@ -33,7 +33,8 @@ export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorke
       const deadline = performance.now() + STOP_TIMEOUT_MS;
       await worker.stop(STOP_TIMEOUT_MS);
       // A session stuck mid-DATA may take its full timeout to close; stop waiting at the deadline.
-      // What was in flight keeps its lease and is delivered again later (docs/architecture.md, "The database is the queue").
+      // What was in flight keeps its lease and is delivered again later (docs/architecture.md, "The
+      // database is the queue").
       const left = Math.max(0, deadline - performance.now()) + 1000;
       await Promise.race([transport.close(), new Promise((resolve) => setTimeout(resolve, left).unref())]);
       await signer.close();

@@ -1,6 +1,7 @@
 /**
- * The contracts between the delivery engine's parts (docs/architecture.md, Delivery). The worker resolves a route,
- * signs, hands one SMTP transaction to a Transport and classifies each recipient's reply.
+ * The contracts between the delivery engine's parts (docs/architecture.md, Delivery). The worker
+ * resolves a route, signs, hands one SMTP transaction to a Transport and classifies each
+ * recipient's reply.
  */
 
 /** An SMTP reply: basic code, RFC 3463 enhanced status when the server gave one, and the text. */

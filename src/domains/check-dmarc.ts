@@ -5,8 +5,9 @@ import type { DomainRecord } from './dns-records.js';
 import { isDmarcRecord, validateDmarc } from './dmarc-record.js';
 
 /**
- * Checks that `_dmarc.<domain>` publishes exactly one DMARC record (RFC 7489 §6.6.3) and that it
- * is syntactically valid (RFC 7489 §6.3, §6.4). Any valid policy passes: customers tighten p= over time.
+ * Checks that `_dmarc.<domain>` publishes exactly one DMARC record (RFC 7489 §6.6.3) and that it is
+ * syntactically valid (RFC 7489 §6.3, §6.4). Any valid policy passes: customers tighten p= over
+ * time.
  */
 export async function checkDmarc(resolver: DnsResolver, record: DomainRecord): Promise<CheckResult> {
   const answer = await lookupTxt(resolver, record.name);

@@ -4,8 +4,9 @@ import { checkDomain } from './check-domain.js';
 
 /**
  * Re-checks every non-sandbox domain whose last check is older than the re-check interval
- * (POSTHORN_DOMAIN_RECHECK_INTERVAL, daily by default), a few at a time. Pending domains are included, so a domain becomes verified by
- * itself once its records are published. Returns how many were checked.
+ * (POSTHORN_DOMAIN_RECHECK_INTERVAL, daily by default), a few at a time. Pending domains are
+ * included, so a domain becomes verified by itself once its records are published. Returns how many
+ * were checked.
  */
 export async function recheckDueDomains(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'resolver' | 'config' | 'log'>, batch = 50): Promise<number> {
   const dueBefore = deps.clock.now() - deps.config.domainRecheckInterval;

@@ -16,8 +16,8 @@ export interface EventsFilter {
 export const DEFAULT_EVENTS_LIMIT = 25;
 export const MAX_EVENTS_LIMIT = 100;
 /**
- * The API sets no upper bound on `offset` (docs/api.md); a huge offset makes the database walk and discard
- * that many rows per request, so deeper pages must narrow the range with `start`/`end` instead.
+ * `offset` is capped (docs/api.md, `GET /v1/events`): a huge offset makes the database walk and
+ * discard that many rows per request, so deeper pages must narrow the range with `start`/`end` instead.
  */
 export const MAX_EVENTS_OFFSET = 1_000_000;
 

@@ -51,8 +51,9 @@ export async function purgeRetention(
   // rate_limits.tat is in microseconds (rate-limit/db-rate-limiter.ts).
   const rateCutoff = (now - RATE_LIMIT_IDLE_MS) * 1000;
 
-  // On PostgreSQL whole months go as a partition drop (cheap, no row-by-row delete); the batched delete below then
-  // only trims the month the cutoff falls in (and rows that sat in the DEFAULT partition).
+  // On PostgreSQL whole months go as a partition drop (cheap, no row-by-row delete); the batched
+  // delete below then only trims the month the cutoff falls in (and rows that sat in the DEFAULT
+  // partition).
   const eventPartitions = (await dropExpiredEventPartitions(db, deps.dialect, eventCutoff)).length;
   const events = await inBatches(batch, async () => (await db.deleteFrom('events')
     .where('id', 'in', db.selectFrom('events').select('id').where('occurred_at', '<', eventCutoff).limit(batch))

@@ -14,8 +14,9 @@ export interface EventsPage {
 }
 
 /**
- * One page of a domain's events, newest first with ties broken by id descending (ids are time-ordered ULIDs, so the order is total and paging neither repeats nor skips), plus the
- * count of every matching event. Both queries share one filter expression.
+ * One page of a domain's events, newest first with ties broken by id descending (ids are
+ * time-ordered ULIDs, so the order is total and paging neither repeats nor skips), plus the count
+ * of every matching event. Both queries share one filter expression.
  */
 export async function queryEvents(deps: Pick<Deps, 'db'>, domainId: string, filter: EventsFilter): Promise<EventsPage> {
   const where = matching(domainId, filter);

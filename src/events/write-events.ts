@@ -38,10 +38,11 @@ function impliedSuppression(e: NewEvent): SuppressionReason | undefined {
 }
 
 /**
- * The one place events are stored (CONTRIBUTING.md, Conventions): inside the caller's transaction (the type demands one) it inserts the
- * events, applies their side effects — suppression on a hard `failed`, `complained`,
- * `unsubscribed` — and writes a webhook outbox row for each event whose domain has an active
- * endpoint, so an event is stored and queued for its webhook together or not at all.
+ * The one place events are stored (CONTRIBUTING.md, Conventions): inside the caller's transaction
+ * (the type demands one) it inserts the events, applies their side effects — suppression on a hard
+ * `failed`, `complained`, `unsubscribed` — and writes a webhook outbox row for each event whose
+ * domain has an active endpoint, so an event is stored and queued for its webhook together or not
+ * at all.
  */
 export async function writeEvents(db: Transaction<Database>, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;

@@ -8,11 +8,11 @@ export type ReportOutcome =
   | { kind: 'none'; why: string };
 
 /**
- * `Action: failed` by the bounce class (docs/inbound.md, What is recorded). RFC 3464 §2.3.3: `failed` means the
- * reporting MTA gave up, so the message has failed for that recipient whatever the class; only a
- * mailbox that does not exist (hard) is the address's fault and suppressed. A policy block is the
- * sending IP's problem, and a soft or unreadable status (mailbox full, 4.x.x) may pass, so neither
- * empties the customer's list.
+ * `Action: failed` by the bounce class (docs/inbound.md, What is recorded). RFC 3464 §2.3.3:
+ * `failed` means the reporting MTA gave up, so the message has failed for that recipient whatever
+ * the class; only a mailbox that does not exist (hard) is the address's fault and suppressed. A
+ * policy block is the sending IP's problem, and a soft or unreadable status (mailbox full, 4.x.x)
+ * may pass, so neither empties the customer's list.
  */
 export const FAILED_OUTCOMES: Readonly<Record<Exclude<ReportClass, 'complaint'>, ReportOutcome & { kind: 'failed' }>> = {
   hard: { kind: 'failed', bounceClass: 'hard', suppress: true, why: 'permanent failure of the address (5.1.x, 5.2.1 or their wording): suppressed as hard_bounce' },

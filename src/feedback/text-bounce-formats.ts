@@ -1,7 +1,8 @@
 /**
  * Non-standard bounces: plain-text reports from MTAs that send no RFC 3464 delivery-status part.
  * Each format names the MTA it comes from, the wording that identifies it, and how its failed
- * addresses and their diagnostics are laid out, as data rather than code, so a new MTA is one entry. First match wins.
+ * addresses and their diagnostics are laid out, as data rather than code, so a new MTA is one
+ * entry. First match wins.
  */
 
 /** One failed address and the text the MTA gave for it (usually the remote server's SMTP reply). */

@@ -1,7 +1,8 @@
 /**
- * Opens that a machine made rather than a person (docs/tracking.md, What counts as automated): privacy proxies that fetch every
- * image of a message whether or not it is read, and fetches seconds after delivery. Such opens are
- * still recorded, with `automated: true` and the reason, so a consumer decides what to count.
+ * Opens that a machine made rather than a person (docs/tracking.md, What counts as automated):
+ * privacy proxies that fetch every image of a message whether or not it is read, and fetches
+ * seconds after delivery. Such opens are still recorded, with `automated: true` and the reason, so
+ * a consumer decides what to count.
  */
 
 /**

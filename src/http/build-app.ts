@@ -20,11 +20,11 @@ import { requireKey } from './require-key.js';
 const DISCARD_LIMIT = 64 * 1024;
 
 /**
- * Builds the HTTP app without listening (tests use `inject()`, main.ts adds TLS and listens).
- * Keyed routes authenticate in an `onRequest` hook, from the headers, before Fastify looks at the
+ * Builds the HTTP app without listening (tests use `inject()`, main.ts adds TLS and listens). Keyed
+ * routes authenticate in an `onRequest` hook, from the headers, before Fastify looks at the
  * Content-Type or reads a byte of the body: a bad key is 401 even when the body is also bad
- * (docs/api.md, Authentication), and an unauthenticated caller cannot make the process buffer anything. Bodies are
- * read raw, so the pipeline, not Fastify, names the bad field.
+ * (docs/api.md, Authentication), and an unauthenticated caller cannot make the process buffer
+ * anything. Bodies are read raw, so the pipeline, not Fastify, names the bad field.
  */
 export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; key: string | Buffer }; pipeline?: SubmitPipeline; budget?: BodyBudget } = {}): FastifyInstance {
   const c = deps.config;

@@ -15,10 +15,10 @@ declare module 'fastify' {
 const CHALLENGE = 'Bearer realm="posthorn"';
 
 /**
- * Sends the one 401 of the API (every cause gets the same body, so it reveals nothing to probe with) with its challenge
- * (RFC 6750 §3). `error="invalid_token"` is added when a bearer token was presented (§3.1); a
- * request with no credentials, or another scheme, gets the bare challenge, as §3.1 asks. The
- * distinction tells the caller only what it sent.
+ * Sends the one 401 of the API (every cause gets the same body, so it reveals nothing to probe
+ * with) with its challenge (RFC 6750 §3). `error="invalid_token"` is added when a bearer token was
+ * presented (§3.1); a request with no credentials, or another scheme, gets the bare challenge, as
+ * §3.1 asks. The distinction tells the caller only what it sent.
  */
 export function sendUnauthorized(reply: FastifyReply, authorization: string | undefined): FastifyReply {
   const presented = authorization !== undefined && /^Bearer +\S/i.test(authorization);

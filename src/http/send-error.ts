@@ -2,8 +2,9 @@ import type { FastifyReply } from 'fastify';
 import { ERROR_TABLE, errorBody, type ApiError } from '../core/api-errors.js';
 
 /**
- * Writes an ApiError as the API's error body (docs/api.md, Errors) with its status, Retry-After when it has one, and on a
- * 401 the RFC 6750 §3 challenge (unless the caller set a more precise one, see require-key.ts).
+ * Writes an ApiError as the API's error body (docs/api.md, Errors) with its status, Retry-After
+ * when it has one, and on a 401 the RFC 6750 §3 challenge (unless the caller set a more precise
+ * one, see require-key.ts).
  */
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   if (err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));

@@ -23,13 +23,14 @@ async function isBounceDomain(ctx: RcptContext, domain: string): Promise<boolean
 }
 
 /**
- * Decides a RCPT TO of the inbound MX (docs/inbound.md, What the inbound MX accepts): it takes mail only for return paths whose
- * token verifies (`b-…@bounce.<domain>` of a domain Posthorn has, or at the bounce host) and for
- * the complaint address. Anything at another domain is relaying (550 5.7.1, RFC 5321 §3.6.2: an
- * MX that is not the destination must not relay); an unknown or forged local part at one of our
- * bounce domains does not exist (550 5.1.1). `postmaster` at any of them is accepted too: RFC 5321
- * §4.5.1 requires every SMTP server that delivers mail to take it (it is stored and parsed like
- * any report; a DSN sent there still counts, anything else is kept as an unknown report).
+ * Decides a RCPT TO of the inbound MX (docs/inbound.md, What the inbound MX accepts): it takes mail
+ * only for return paths whose token verifies (`b-…@bounce.<domain>` of a domain Posthorn has, or at
+ * the bounce host) and for the complaint address. Anything at another domain is relaying (550
+ * 5.7.1, RFC 5321 §3.6.2: an MX that is not the destination must not relay); an unknown or forged
+ * local part at one of our bounce domains does not exist (550 5.1.1). `postmaster` at any of them
+ * is accepted too: RFC 5321 §4.5.1 requires every SMTP server that delivers mail to take it (it is
+ * stored and parsed like any report; a DSN sent there still counts, anything else is kept as an
+ * unknown report).
  */
 export async function checkInboundRecipient(ctx: RcptContext, address: string): Promise<RcptVerdict> {
   if (address.toLowerCase() === ctx.complaintAddress.toLowerCase()) return { ok: true, as: 'complaint_address' };

@@ -32,10 +32,11 @@ export interface ClaimLoop {
 
 /**
  * The poll-claim-run loop shared by the delivery worker and the webhook dispatcher, with the
- * database as the queue (docs/architecture.md, "The database is the queue"; graphile-worker's model): claim due rows in batches, keep up to
- * `concurrency` units running, and claim again when a quarter of the slots are free rather than
- * after every finished unit — a claim is a write transaction, an fsync on SQLite. A failing claim
- * never ends the loop: what it took keeps its lease and comes back when the lease ends.
+ * database as the queue (docs/architecture.md, "The database is the queue"; graphile-worker's
+ * model): claim due rows in batches, keep up to `concurrency` units running, and claim again when a
+ * quarter of the slots are free rather than after every finished unit — a claim is a write
+ * transaction, an fsync on SQLite. A failing claim never ends the loop: what it took keeps its
+ * lease and comes back when the lease ends.
  */
 export function startClaimLoop<T>(opts: ClaimLoopOptions<T>): ClaimLoop {
   let running = true;

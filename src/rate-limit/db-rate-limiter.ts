@@ -3,10 +3,11 @@ import type { Database } from '../storage/database.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 /**
- * GCRA in one atomic upsert, so any number of nodes share one limit (the limits live
- * in the database, not in a process). The CASE is written out instead of GREATEST/MAX so SQLite and PostgreSQL run
- * the same statement. Times are in microseconds: in whole milliseconds the emission interval of a
- * rate above 1,000/s rounds up to 1 ms and silently caps the domain at 1,000 sends per second.
+ * GCRA in one atomic upsert, so any number of nodes share one limit (the limits live in the
+ * database, not in a process). The CASE is written out instead of GREATEST/MAX so SQLite and
+ * PostgreSQL run the same statement. Times are in microseconds: in whole milliseconds the emission
+ * interval of a rate above 1,000/s rounds up to 1 ms and silently caps the domain at 1,000 sends
+ * per second.
  */
 export function createDbRateLimiter(db: Kysely<Database>): RateLimiter {
   return {

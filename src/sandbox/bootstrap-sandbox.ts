@@ -39,7 +39,8 @@ export async function bootstrapSandbox(deps: Deps): Promise<Omit<SandboxWelcome,
       ?? await createAccount(tx, SANDBOX.account);
     const domain = await trx.selectFrom('domains').select('id').where('name', '=', SANDBOX.domain).executeTakeFirst()
       ?? await addDomain(tx, SANDBOX.account, SANDBOX.domain, { sandbox: true });
-    // Tracking and unsubscribe on, so the sandbox shows the whole lifecycle (docs/tracking.md, Sandbox).
+    // Tracking and unsubscribe on, so the sandbox shows the whole lifecycle (docs/tracking.md,
+    // Sandbox).
     await trx.updateTable('domains').set({ track_opens: 1, track_clicks: 1, unsubscribe: 1 }).where('id', '=', domain.id).execute();
     const { key } = await replaceApiKey(trx, deps.ids, now, domain.id);
     const smtp = await createSmtpCredential(tx, SANDBOX.domain);

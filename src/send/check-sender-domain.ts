@@ -10,10 +10,10 @@ export function canSend(status: DomainStatus): boolean {
 }
 
 /**
- * The sender-domain step, in the order docs/api.md (The from rules) gives: the key's own domain must be verified;
- * the domain in `from` must be a verified domain of the same account (subdomains are separate
- * domains, so an exact match); a `from` on another such domain is rewritten to the key's domain,
- * local part and display name kept. Returns the From to send with, or a 403.
+ * The sender-domain step, in the order docs/api.md (The from rules) gives: the key's own domain
+ * must be verified; the domain in `from` must be a verified domain of the same account (subdomains
+ * are separate domains, so an exact match); a `from` on another such domain is rewritten to the
+ * key's domain, local part and display name kept. Returns the From to send with, or a 403.
  */
 export async function checkSenderDomain(deps: Pick<Deps, 'db'>, auth: AuthContext, from: Mailbox): Promise<Mailbox | ApiError> {
   const keyDomain = auth.domain.name;

@@ -19,8 +19,9 @@ export type PersistResult = { kind: 'accepted' } | { kind: 'quota_exceeded' } | 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
- * The monthly quota (each accepted recipient counts once per calendar month, UTC), enforced atomically: the month's count only grows while it stays within the quota,
- * so concurrent requests (on any node) cannot overshoot it. Returns false when refused.
+ * The monthly quota (each accepted recipient counts once per calendar month, UTC), enforced
+ * atomically: the month's count only grows while it stays within the quota, so concurrent requests
+ * (on any node) cannot overshoot it. Returns false when refused.
  */
 async function countVolume(db: Db, v: MessagePlan['volume']): Promise<boolean> {
   if (v.quota !== null && v.count > v.quota) return false;

@@ -31,12 +31,13 @@ export interface SendRequest {
 }
 
 /**
- * SHA-256 of the canonical request: equal for a replay, different for a reused key (docs/api.md, Idempotency).
- * Computed only when the request carries an Idempotency-Key.
+ * SHA-256 of the canonical request: equal for a replay, different for a reused key (docs/api.md,
+ * Idempotency). Computed only when the request carries an Idempotency-Key.
  */
 export function requestFingerprint(r: SendRequest): string {
   if (r.mime) return r.mime.fingerprint;
-  // The overrides are appended only when given, so fingerprints stored before those overrides existed still match.
+  // The overrides are appended only when given, so fingerprints stored before those overrides
+  // existed still match.
   const overrides = r.tracking && Object.keys(r.tracking).length > 0 ? [[r.tracking.opens ?? null, r.tracking.clicks ?? null, r.tracking.unsubscribe ?? null]] : [];
   const canonical = JSON.stringify([r.from.name, r.from.address, r.to.map((m) => [m.name, m.address]), r.subject, r.html, r.text, r.tags, r.headers, ...overrides]);
   return createHash('sha256').update(canonical).digest('hex');

@@ -99,9 +99,10 @@ function toStored(result: SubmitResult): StoredResponse {
 }
 
 /**
- * Builds the pipeline (docs/architecture.md, "The submit pipeline"): authenticate → validate → idempotency → rate limit → sender
- * domain → suppression → quota → compose → persist. Each step returns a value; a refusal stops
- * the pipeline. 202 is answered only after persist's transaction committed.
+ * Builds the pipeline (docs/architecture.md, "The submit pipeline"): authenticate → validate →
+ * idempotency → rate limit → sender domain → suppression → quota → compose → persist. Each step
+ * returns a value; a refusal stops the pipeline. 202 is answered only after persist's transaction
+ * committed.
  */
 export function createSubmitPipeline(deps: Deps, opts: { largeBudget?: number; largeWaiting?: number } = {}): SubmitPipeline {
   const offload = sharedOffload(deps.config.offloadThreads);
@@ -132,7 +133,8 @@ export function createSubmitPipeline(deps: Deps, opts: { largeBudget?: number; l
     const now = deps.clock.now();
     const id = deps.ids.next('msg', now);
     const draft = composeDraft({ id, hostname: deps.config.hostname, now, from, to: req.to, subject: req.subject, html: req.html, text: req.text, headers: req.headers });
-    // A relayed message keeps its own bytes (a client's MIME is passed through); only its owned headers are rewritten.
+    // A relayed message keeps its own bytes (a client's MIME is passed through); only its owned
+    // headers are rewritten.
     const mime = req.mime ? rewriteSubmission(req.mime.raw, { from, messageId: draft.messageId, date: draft.date }).toString('latin1') : null;
     const content = mime === null ? JSON.stringify(draft) : null;
     const body: SendResponse = { id, status: 'queued', dkim: 'signed', dmarc: 'aligned' };

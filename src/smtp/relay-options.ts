@@ -1,7 +1,8 @@
 /**
- * The documented `X-Posthorn-*` headers of the SMTP relay (README, The SMTP relay): the relay's way to pass what
- * the HTTP API takes as JSON fields. They are read here and removed before delivery
- * (submitted-headers.ts). Any other `X-Posthorn-*` name is refused, so a typo is not silently ignored.
+ * The documented `X-Posthorn-*` headers of the SMTP relay (README, The SMTP relay): the relay's way
+ * to pass what the HTTP API takes as JSON fields. They are read here and removed before delivery
+ * (submitted-headers.ts). Any other `X-Posthorn-*` name is refused, so a typo is not silently
+ * ignored.
  */
 
 /** Options a submission may set; an absent one means the account's default. */

@@ -46,11 +46,11 @@ export function refusalReply(err: ApiError): Error & { responseCode: number } {
 }
 
 /**
- * One relay listener (README, The SMTP relay) on smtp-server: STARTTLS (`implicitTls` false, port 587) or TLS
- * from the first byte (RFC 8314, port 465). A thin adapter: every rule is the submit pipeline's;
- * this file only speaks SMTP. AUTH is required before MAIL (no open relay), offered only under TLS
- * (538 before it); smtp-server itself discards commands pipelined after STARTTLS and wants EHLO
- * again after it (RFC 3207 §4.2).
+ * One relay listener (README, The SMTP relay) on smtp-server: STARTTLS (`implicitTls` false, port
+ * 587) or TLS from the first byte (RFC 8314, port 465). A thin adapter: every rule is the submit
+ * pipeline's; this file only speaks SMTP. AUTH is required before MAIL (no open relay), offered
+ * only under TLS (538 before it); smtp-server itself discards commands pipelined after STARTTLS and
+ * wants EHLO again after it (RFC 3207 §4.2).
  */
 export function createRelayServer(
   deps: Deps, pipeline: SubmitPipeline, throttle: AuthThrottle, opts: { implicitTls: boolean; tls: { cert: string; key: string } },

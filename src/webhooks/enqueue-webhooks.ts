@@ -15,10 +15,11 @@ export interface OutboxItem {
 }
 
 /**
- * Writes the outbox rows (in the transaction that stores the events, so an event and its webhook commit together) for the items whose
- * domain has an active endpoint; items of other domains are skipped. One query finds the endpoints
- * of every domain in the batch, so a group commit of thousands of events costs one extra SELECT
- * and one multi-row INSERT. Nothing is cached: an endpoint set a moment ago must get the next event.
+ * Writes the outbox rows (in the transaction that stores the events, so an event and its webhook
+ * commit together) for the items whose domain has an active endpoint; items of other domains are
+ * skipped. One query finds the endpoints of every domain in the batch, so a group commit of
+ * thousands of events costs one extra SELECT and one multi-row INSERT. Nothing is cached: an
+ * endpoint set a moment ago must get the next event.
  */
 export async function enqueueWebhooks(db: Kysely<Database> | Transaction<Database>, items: readonly OutboxItem[]): Promise<number> {
   if (items.length === 0) return 0;

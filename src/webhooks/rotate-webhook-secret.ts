@@ -14,10 +14,10 @@ export interface RotateWebhookResult {
 }
 
 /**
- * Gives the domain's webhook a new signing secret (docs/webhooks.md, Rotation). The previous one keeps signing
- * beside it for POSTHORN_WEBHOOK_SECRET_OVERLAP, so a receiver can switch at its own pace; secrets
- * whose overlap has ended are dropped. The update is conditional on the list read, so two rotations
- * at once cannot lose a secret.
+ * Gives the domain's webhook a new signing secret (docs/webhooks.md, Rotation). The previous one
+ * keeps signing beside it for POSTHORN_WEBHOOK_SECRET_OVERLAP, so a receiver can switch at its own
+ * pace; secrets whose overlap has ended are dropped. The update is conditional on the list read, so
+ * two rotations at once cannot lose a secret.
  */
 export async function rotateWebhookSecret(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>, domainName: string): Promise<RotateWebhookResult> {
   const { domain, endpoint } = await findEndpoint(deps, domainName);

@@ -1,6 +1,7 @@
-// Crash safety of delivery: kill -9 of `posthorn serve --roles api,delivery` during a 5,000-message burst, then a
-// restart — every recipient that got 202 reaches the sink MX, and the recipients it received twice
-// are no more than the deliveries that were in flight (POSTHORN_DELIVERY_CONCURRENCY).
+// Crash safety of delivery: kill -9 of `posthorn serve --roles api,delivery` during a 5,000-message
+// burst, then a restart — every recipient that got 202 reaches the sink MX, and the recipients it
+// received twice are no more than the deliveries that were in flight
+// (POSTHORN_DELIVERY_CONCURRENCY).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

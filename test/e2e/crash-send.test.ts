@@ -1,5 +1,6 @@
-// Crash safety of intake: kill -9 of the server during 2,000 concurrent sends, then a restart — every id that got
-// 202 is in the database with its recipient, its accepted-by-system event and its job; none partial.
+// Crash safety of intake: kill -9 of the server during 2,000 concurrent sends, then a restart —
+// every id that got 202 is in the database with its recipient, its accepted-by-system event and its
+// job; none partial.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
-// Crash safety of webhooks: kill -9 of `posthorn serve --roles api,webhooks` with 500 events in the outbox and the
-// receiver no longer answering, then a restart: every event arrives (at-least-once; the receiver
-// dedupes on webhook-id), every arrival verifies with standardwebhooks, and what arrived twice is
-// no more than what was in flight when the process died.
+// Crash safety of webhooks: kill -9 of `posthorn serve --roles api,webhooks` with 500 events in the
+// outbox and the receiver no longer answering, then a restart: every event arrives (at-least-once;
+// the receiver dedupes on webhook-id), every arrival verifies with standardwebhooks, and what
+// arrived twice is no more than what was in flight when the process died.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';

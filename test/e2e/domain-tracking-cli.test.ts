@@ -1,5 +1,6 @@
-// `posthorn domain set --track-opens/--track-clicks/--unsubscribe` and `domain show` (docs/tracking.md):
-// the per-domain tracking defaults through the real CLI, on every test database.
+// `posthorn domain set --track-opens/--track-clicks/--unsubscribe` and `domain show`
+// (docs/tracking.md): the per-domain tracking defaults through the real CLI, on every test
+// database.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCliDb, type CliDb } from '../helpers/cli-db.js';

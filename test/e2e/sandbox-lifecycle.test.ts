@@ -1,6 +1,7 @@
-// The sandbox's special recipients (docs/tracking.md, Sandbox) through a real `posthorn serve` in sandbox mode: open@, click@ and unsubscribe@
-// produce opened, clicked and unsubscribed events without the internet, and a restart between
-// delivery and the action loses nothing. The pixel and the one-click POST also answer over HTTPS.
+// The sandbox's special recipients (docs/tracking.md, Sandbox) through a real `posthorn serve` in
+// sandbox mode: open@, click@ and unsubscribe@ produce opened, clicked and unsubscribed events
+// without the internet, and a restart between delivery and the action loses nothing. The pixel and
+// the one-click POST also answer over HTTPS.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -7,8 +7,8 @@ import { migrate } from '../../src/storage/migrate.js';
 import { openDatabase, type DialectName, type OpenDatabase } from '../../src/storage/open-database.js';
 
 /**
- * The databases every storage and pipeline test runs on (CONTRIBUTING.md, Tests on both databases): SQLite always,
- * PostgreSQL when POSTHORN_TEST_DATABASE_URL is set.
+ * The databases every storage and pipeline test runs on (CONTRIBUTING.md, Tests on both databases):
+ * SQLite always, PostgreSQL when POSTHORN_TEST_DATABASE_URL is set.
  */
 export function testDialects(): DialectName[] {
   return process.env.POSTHORN_TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];

@@ -83,7 +83,8 @@ for (const dialect of testDialects()) {
       const id = await accepted(hx, { to });
       await hx.run();
       assert.equal(hx.received(to).length, 0);
-      // After the 451: the engine took and signed it, but the deferral itself is no event (only outcomes are).
+      // After the 451: the engine took and signed it, but the deferral itself is no event (only
+      // outcomes are).
       assert.deepEqual(await hx.timeline(id, to), ['accepted-by-system', 'accepted-by-mta']);
       const job = await hx.deps.db.selectFrom('jobs').select(['attempts', 'run_at', 'locked_by', 'last_error']).executeTakeFirstOrThrow();
       assert.deepEqual([job.attempts, Number(job.run_at), job.locked_by], [1, hx.deps.clock.now() + 1000, null]);
@@ -198,7 +199,8 @@ for (const dialect of testDialects()) {
 
     test('150 recipients at a sink that takes 100 per transaction arrive in 100 + 50; three API messages of 50 arrive whole', async () => {
       const hx = await harness({ sink: { maxRecipients: 100 } });
-      // The API takes at most 50 recipients (docs/api.md, Fields); the SMTP relay will take more, so this one is inserted as submit's plan() writes it.
+      // The API takes at most 50 recipients (docs/api.md, Fields); the SMTP relay will take more,
+      // so this one is inserted as submit's plan() writes it.
       const id = await hx.insertMessage(Array.from({ length: 150 }, (_, i) => at(`ok-big-${i}`)));
       hx.worker.nudge();
       await hx.run();

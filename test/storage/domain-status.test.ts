@@ -1,4 +1,5 @@
-// Domain verification, re-check and grace period end to end on both databases: real DNS on loopback, real DKIM keys, a fake clock.
+// Domain verification, re-check and grace period end to end on both databases: real DNS on
+// loopback, real DKIM keys, a fake clock.
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAccount } from '../../src/accounts/accounts.js';

@@ -265,7 +265,8 @@ for (const dialect of testDialects()) {
           assert.equal(error.field, field, query);
           assert.equal(error.docs, '/docs/errors#invalid_request');
         }
-        // The key is checked first: a bad key with a bad query is still 401 (docs/api.md, Authentication).
+        // The key is checked first: a bad key with a bad query is still 401 (docs/api.md,
+        // Authentication).
         assert.equal((await get('?limit=0', 'Bearer nope')).status, 401);
       });
 

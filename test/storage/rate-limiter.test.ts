@@ -12,7 +12,8 @@ async function burst(limiter: RateLimiter, perSecond: number, count: number, now
   return ok;
 }
 
-// Both limiters, the database one on every dialect: they must agree, since a deployment uses one or the other for the same limit.
+// Both limiters, the database one on every dialect: they must agree, since a deployment uses one or
+// the other for the same limit.
 for (const dialect of testDialects()) {
   describe(`rate limiters (${dialect})`, () => {
     let db: TestDb;

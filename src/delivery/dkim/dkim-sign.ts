@@ -107,7 +107,8 @@ function signatureHeader(
     names,
     bh,
   );
-  // RFC 6376 §3.7: the signed data is the selected fields, then this header with an empty b= and no final CRLF.
+  // RFC 6376 §3.7: the signed data is the selected fields, then this header with an empty b= and no
+  // final CRLF.
   const data = Buffer.from(canonical + relaxedHeader(unsigned).slice(0, -2), 'latin1');
   const signature =
     key.algorithm === 'rsa-sha256'

@@ -1,9 +1,10 @@
 /**
- * DKIM signing off the event loop, so CPU-heavy signing does not stall intake or other I/O: a pool of worker threads, each with
- * its own KeyCache. Calls made in the same tick are packed into batches (one buffer, transferred,
- * keys sent once per batch), and each worker holds up to two batches so it never waits for the
- * main thread between them. Workers send back only the DKIM-Signature headers; the main thread
- * prepends them to the caller's buffer, so a message crosses threads once.
+ * DKIM signing off the event loop, so CPU-heavy signing does not stall intake or other I/O: a pool
+ * of worker threads, each with its own KeyCache. Calls made in the same tick are packed into
+ * batches (one buffer, transferred, keys sent once per batch), and each worker holds up to two
+ * batches so it never waits for the main thread between them. Workers send back only the
+ * DKIM-Signature headers; the main thread prepends them to the caller's buffer, so a message
+ * crosses threads once.
  */
 import { Worker } from 'node:worker_threads';
 import { dkimSign, KeyCache, type DkimKey } from './dkim-sign.js';

@@ -115,8 +115,8 @@ export class SmtpSession {
   /**
    * One transaction: MAIL FROM, a RCPT per recipient (pipelined when offered), DATA with `raw`.
    * RSET (RFC 5321 §4.1.1.5) comes first only after a transaction that stopped short of the end of
-   * DATA: the reply to the final `.` already clears the server's buffers (RFC 5321 §4.1.1.4), so an RSET
-   * between completed transactions would only cost a round trip.
+   * DATA: the reply to the final `.` already clears the server's buffers (RFC 5321 §4.1.1.4), so an
+   * RSET between completed transactions would only cost a round trip.
    */
   transact(envelopeFrom: string, recipients: string[], raw: Buffer): Promise<TransactionOutcome> {
     // Last line of defence against outbound SMTP smuggling: refused before MAIL FROM, so the

@@ -14,9 +14,10 @@ export interface SmtpTimeouts {
    */
   command: number;
   /**
-   * From the 354 until the reply to the final `.`: 10 min (RFC 5321 §4.5.3.2.6), because a server may still
-   * be filtering the message and giving up early only makes it arrive twice. It is an inactivity
-   * limit, so it also bounds a stalled data block (3 min, RFC 5321 §4.5.3.2.5) from above.
+   * From the 354 until the reply to the final `.`: 10 min (RFC 5321 §4.5.3.2.6), because a server
+   * may still be filtering the message and giving up early only makes it arrive twice. It is an
+   * inactivity limit, so it also bounds a stalled data block (3 min, RFC 5321 §4.5.3.2.5) from
+   * above.
    */
   dataTermination: number;
   /**

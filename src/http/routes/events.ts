@@ -10,8 +10,8 @@ import { sendError } from '../send-error.js';
 
 /**
  * `GET /v1/events` (docs/api.md): authenticate, then the per-key read limit, then the query string.
- * That order keeps 401 about the key alone (docs/api.md, Authentication) and makes malformed queries count against
- * the limit like any other read.
+ * That order keeps 401 about the key alone (docs/api.md, Authentication) and makes malformed
+ * queries count against the limit like any other read.
  */
 export function eventsRoute(deps: Deps): FastifyPluginAsync {
   return async (app) => {

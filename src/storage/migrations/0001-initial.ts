@@ -36,7 +36,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('revoked_at', 'bigint')
     .execute();
-  // Exactly one active key per sending domain (a new key revokes the old: docs/api.md, Authentication), enforced by the database itself.
+  // Exactly one active key per sending domain (a new key revokes the old: docs/api.md,
+  // Authentication), enforced by the database itself.
   await db.schema.createIndex('api_keys_one_active').on('api_keys').column('domain_id').unique()
     .where(sql.ref('revoked_at'), 'is', null).execute();
 

@@ -229,7 +229,8 @@ test('envelope recipients: invalid ones and an empty list are refused with field
   const raw = msg('From: a@acme.test', '', 'b', '');
   assert.equal(refused(parseSubmission(raw, { mailFrom: '', rcptTo: ['not-an-address'] })).field, 'to');
   assert.equal(refused(parseSubmission(raw, { mailFrom: '', rcptTo: [] })).field, 'to');
-  // RFC 5321 §4.5.3.1.8: a relay takes 100 recipients per message (the HTTP API's 50 is for its `to` field).
+  // RFC 5321 §4.5.3.1.8: a relay takes 100 recipients per message (the HTTP API's 50 is for its
+  // `to` field).
   const many = Array.from({ length: 101 }, (_, i) => `u${i}@example.org`);
   assert.match(refused(parseSubmission(raw, { mailFrom: '', rcptTo: many })).message, /1 to 100/);
   assert.equal(ok(parseSubmission(raw, { mailFrom: '', rcptTo: [...many.slice(0, 100), 'U0@EXAMPLE.ORG'] })).recipients.length, 100);
