@@ -1,6 +1,7 @@
 import { CommandError } from '../core/command-error.js';
 import type { ReportResult } from '../feedback/apply-report.js';
 import { iso, withDeps, type Command } from './command.js';
+import { rcptList } from '../feedback/process-report.js';
 
 const LIST_LIMIT = 100;
 
@@ -20,15 +21,6 @@ function resultOf(json: string | null): ReportResult | null {
     return JSON.parse(json) as ReportResult;
   } catch {
     return null;
-  }
-}
-
-function rcptList(json: string): string[] {
-  try {
-    const value = JSON.parse(json) as unknown;
-    return Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : [];
-  } catch {
-    return [];
   }
 }
 

@@ -7,7 +7,8 @@ import { parseReport } from './parse-report.js';
 /** Reports taken per pending pass. */
 const PENDING_BATCH = 100;
 
-function rcptList(json: string): string[] {
+/** The stored RCPT TO list of a report (JSON text), or [] when it is not a list of strings. */
+export function rcptList(json: string): string[] {
   try {
     const value = JSON.parse(json) as unknown;
     return Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : [];
