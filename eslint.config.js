@@ -10,9 +10,20 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-properties': ['error',
-        { object: 'Date', property: 'now', message: 'Time comes from deps.clock: side effects come in through Deps (see CONTRIBUTING.md, Conventions).' },
-        { object: 'process', property: 'env', message: 'Configuration comes from deps.config: side effects come in through Deps (see CONTRIBUTING.md, Conventions).' }],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'Date',
+          property: 'now',
+          message: 'Time comes from deps.clock: side effects come in through Deps (see CONTRIBUTING.md, Conventions).',
+        },
+        {
+          object: 'process',
+          property: 'env',
+          message:
+            'Configuration comes from deps.config: side effects come in through Deps (see CONTRIBUTING.md, Conventions).',
+        },
+      ],
     },
   },
   {

@@ -35,22 +35,46 @@ const SLOW_BYTES = 9_000_000;
 const GOOD_TIMEOUT_MS = 30_000;
 const HEALTH_TIMEOUT_MS = 10_000;
 
-interface Reply { status: number; ms: number }
+interface Reply {
+  status: number;
+  ms: number;
+}
 
 const agent = new https.Agent({ keepAlive: true, maxSockets: 64, rejectUnauthorized: false });
 
 /** One HTTPS request; status 0 for a network error or timeout. */
-function request(url: string, opts: { method: string; headers?: Record<string, string>; body?: Buffer; timeoutMs: number; agent?: https.Agent }): Promise<Reply> {
+function request(
+  url: string,
+  opts: { method: string; headers?: Record<string, string>; body?: Buffer; timeoutMs: number; agent?: https.Agent },
+): Promise<Reply> {
   const start = performance.now();
   return new Promise((resolve) => {
     let done = false;
-    const finish = (status: number) => { if (!done) { done = true; resolve({ status, ms: performance.now() - start }); } };
-    const req = https.request(url, { method: opts.method, headers: opts.headers, agent: opts.agent ?? agent, rejectUnauthorized: false, timeout: opts.timeoutMs }, (res) => {
-      res.resume();
-      res.on('end', () => finish(res.statusCode ?? 0));
-      res.on('error', () => finish(0));
+    const finish = (status: number) => {
+      if (!done) {
+        done = true;
+        resolve({ status, ms: performance.now() - start });
+      }
+    };
+    const req = https.request(
+      url,
+      {
+        method: opts.method,
+        headers: opts.headers,
+        agent: opts.agent ?? agent,
+        rejectUnauthorized: false,
+        timeout: opts.timeoutMs,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => finish(res.statusCode ?? 0));
+        res.on('error', () => finish(0));
+      },
+    );
+    req.on('timeout', () => {
+      req.destroy();
+      finish(0);
     });
-    req.on('timeout', () => { req.destroy(); finish(0); });
     req.on('error', () => finish(0));
     req.end(opts.body);
   });
@@ -64,7 +88,9 @@ function percentile(values: number[], p: number): number {
 
 function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
-    const kb = Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    const kb = Number(
+      new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0,
+    );
     return Math.round(kb / 1024);
   } catch {
     return 0;
@@ -81,7 +107,12 @@ const until = async <T>(what: string, timeoutMs: number, probe: () => T | undefi
   }
 };
 
-interface ProbeResult { good: number[]; goodStatus: [number, number][]; health: number[]; healthErrors: number }
+interface ProbeResult {
+  good: number[];
+  goodStatus: [number, number][];
+  health: number[];
+  healthErrors: number;
+}
 
 /** The probe process: GOOD_RATE small sends a second (each on its own schedule) and /healthz every 100 ms. */
 async function probeMain(cfg: { base: string; key: string; body: string; durationMs: number }): Promise<void> {
@@ -94,43 +125,72 @@ async function probeMain(cfg: { base: string; key: string; body: string; duratio
   const healthAgent = new https.Agent({ keepAlive: true, maxSockets: 16, rejectUnauthorized: false });
   const goodAgent = new https.Agent({ keepAlive: true, maxSockets: 32, rejectUnauthorized: false });
   const body = Buffer.from(cfg.body);
-  const timers = [setInterval(() => {
-    pending.push(request(`${cfg.base}/healthz`, { method: 'GET', timeoutMs: HEALTH_TIMEOUT_MS, agent: healthAgent }).then((r) => {
-      // A timeout counts as its full wait.
-      health.push(r.status === 0 ? HEALTH_TIMEOUT_MS : r.ms);
-      if (r.status !== 200) healthErrors++;
-    }));
-  }, 100)];
+  const timers = [
+    setInterval(() => {
+      pending.push(
+        request(`${cfg.base}/healthz`, { method: 'GET', timeoutMs: HEALTH_TIMEOUT_MS, agent: healthAgent }).then(
+          (r) => {
+            // A timeout counts as its full wait.
+            health.push(r.status === 0 ? HEALTH_TIMEOUT_MS : r.ms);
+            if (r.status !== 200) healthErrors++;
+          },
+        ),
+      );
+    }, 100),
+  ];
   if (GOOD_RATE > 0) {
-    timers.push(setInterval(() => {
-      pending.push(request(`${cfg.base}/v1/send`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${cfg.key}` }, body, timeoutMs: GOOD_TIMEOUT_MS, agent: goodAgent,
-      }).then((r) => {
-        good.push(r.ms);
-        goodStatus.set(r.status, (goodStatus.get(r.status) ?? 0) + 1);
-      }));
-    }, 1000 / GOOD_RATE));
+    timers.push(
+      setInterval(() => {
+        pending.push(
+          request(`${cfg.base}/v1/send`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${cfg.key}` },
+            body,
+            timeoutMs: GOOD_TIMEOUT_MS,
+            agent: goodAgent,
+          }).then((r) => {
+            good.push(r.ms);
+            goodStatus.set(r.status, (goodStatus.get(r.status) ?? 0) + 1);
+          }),
+        );
+      }, 1000 / GOOD_RATE),
+    );
   }
   await new Promise((r) => setTimeout(r, Math.max(0, stopAt - Date.now())));
   for (const t of timers) clearInterval(t);
   await Promise.all(pending);
   healthAgent.destroy();
   goodAgent.destroy();
-  process.stdout.write(JSON.stringify({ good, goodStatus: [...goodStatus], health, healthErrors } satisfies ProbeResult));
+  process.stdout.write(
+    JSON.stringify({ good, goodStatus: [...goodStatus], health, healthErrors } satisfies ProbeResult),
+  );
 }
 
 async function main(): Promise<void> {
   const target = await scratchTarget('sqlite', 'abuse');
   // POSTHORN_* variables set for the bench reach the server (e.g. POSTHORN_OFFLOAD_THREADS).
-  const passed = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('POSTHORN_') && e[1] !== undefined));
-  const server = await startServer({ ...passed, ...target.env, POSTHORN_SANDBOX: '1' }, {
-    timeoutMs: 60_000, args: process.env.BENCH_ROLES ? ['--roles', process.env.BENCH_ROLES] : [], nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
-  });
+  const passed = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => e[0].startsWith('POSTHORN_') && e[1] !== undefined,
+    ),
+  );
+  const server = await startServer(
+    { ...passed, ...target.env, POSTHORN_SANDBOX: '1' },
+    {
+      timeoutMs: 60_000,
+      args: process.env.BENCH_ROLES ? ['--roles', process.env.BENCH_ROLES] : [],
+      nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+    },
+  );
   const timers: NodeJS.Timeout[] = [];
   const sockets: net.Socket[] = [];
   try {
     const pid = server.child.pid!;
-    const goodKey = await until('API key in the welcome', 10_000, () => /API key:\s+(ph_\S+)/.exec(server.stdout())?.[1]);
+    const goodKey = await until(
+      'API key in the welcome',
+      10_000,
+      () => /API key:\s+(ph_\S+)/.exec(server.stdout())?.[1],
+    );
     const smtpPort = await until('relay port in the welcome', 10_000, () => {
       const m = /SMTP relay:\s+\S+ port (\d+)/.exec(server.stdout());
       return m ? Number(m[1]) : undefined;
@@ -144,27 +204,47 @@ async function main(): Promise<void> {
     const deps = { db: open.db, clock: systemClock, ids: createIds(), config };
     await createAccount(deps, 'attacker');
     const domain = await addDomain(deps, 'attacker', 'attacker.posthorn.test', { sandbox: true });
-    await open.db.updateTable('domains').set({ track_opens: 1, track_clicks: 1, unsubscribe: 1 }).where('id', '=', domain.id).execute();
+    await open.db
+      .updateTable('domains')
+      .set({ track_opens: 1, track_clicks: 1, unsubscribe: 1 })
+      .where('id', '=', domain.id)
+      .execute();
     await open.db.updateTable('accounts').set({ rate_limit: 1_000_000 }).execute();
     const { key: badKey } = await issueApiKey(deps, domain.id);
     await open.close();
 
     const base = server.url;
-    const json = (key: string | null) => ({ 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) });
-    const para = '<p>Dear customer, here is <a href="https://shop.example.org/item?id=42">your item</a> and some more words to read.</p>\n';
-    const bigBody = Buffer.from(JSON.stringify({
-      from: 'big@attacker.posthorn.test', to: 'someone@example.org', subject: 'Large',
-      html: `<html><body>${para.repeat(Math.ceil(BIG_BYTES / para.length))}</body></html>`.slice(0, BIG_BYTES - 200),
-    }));
-    const goodBody = Buffer.from(JSON.stringify({
-      from: goodFrom, to: 'customer@example.org', subject: 'Your receipt #10042',
-      html: `<html><body><h1>Receipt</h1>${'<p>Thank you for your order. Your items ship within two business days.</p>'.repeat(30)}</body></html>`,
-    }));
+    const json = (key: string | null) => ({
+      'content-type': 'application/json',
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+    });
+    const para =
+      '<p>Dear customer, here is <a href="https://shop.example.org/item?id=42">your item</a> and some more words to read.</p>\n';
+    const bigBody = Buffer.from(
+      JSON.stringify({
+        from: 'big@attacker.posthorn.test',
+        to: 'someone@example.org',
+        subject: 'Large',
+        html: `<html><body>${para.repeat(Math.ceil(BIG_BYTES / para.length))}</body></html>`.slice(0, BIG_BYTES - 200),
+      }),
+    );
+    const goodBody = Buffer.from(
+      JSON.stringify({
+        from: goodFrom,
+        to: 'customer@example.org',
+        subject: 'Your receipt #10042',
+        html: `<html><body><h1>Receipt</h1>${'<p>Thank you for your order. Your items ship within two business days.</p>'.repeat(30)}</body></html>`,
+      }),
+    );
 
     const stopAt = Date.now() + DURATION_MS;
     const running = () => Date.now() < stopAt;
     let peakRss = 0;
-    timers.push(setInterval(() => { peakRss = Math.max(peakRss, procStatusMb(pid, 'VmRSS')); }, 250));
+    timers.push(
+      setInterval(() => {
+        peakRss = Math.max(peakRss, procStatusMb(pid, 'VmRSS'));
+      }, 250),
+    );
 
     // 500 idle SMTP sessions from another loopback address, reopened when the server closes them.
     let smtpOpened = 0;
@@ -174,7 +254,9 @@ async function main(): Promise<void> {
       const s = net.connect({ host: '127.0.0.1', port: smtpPort, localAddress: '127.0.0.2' });
       sockets.push(s);
       smtpOpened++;
-      s.once('data', (d) => { if (d.toString('latin1').startsWith('421')) smtpRefused++; });
+      s.once('data', (d) => {
+        if (d.toString('latin1').startsWith('421')) smtpRefused++;
+      });
       s.on('error', () => undefined);
       s.on('close', () => setTimeout(idle, 1000).unref());
     };
@@ -185,10 +267,18 @@ async function main(): Promise<void> {
     const slowAgent = new https.Agent({ keepAlive: false, maxSockets: Infinity, rejectUnauthorized: false });
     const slow = (i: number) => {
       if (!running()) return;
-      const req = https.request(`${base}/v1/send`, {
-        method: 'POST', agent: slowAgent, rejectUnauthorized: false,
-        headers: { ...json(i % 2 === 0 ? badKey : null), 'content-length': String(SLOW_BYTES + 1000) },
-      }, (res) => { res.resume(); });
+      const req = https.request(
+        `${base}/v1/send`,
+        {
+          method: 'POST',
+          agent: slowAgent,
+          rejectUnauthorized: false,
+          headers: { ...json(i % 2 === 0 ? badKey : null), 'content-length': String(SLOW_BYTES + 1000) },
+        },
+        (res) => {
+          res.resume();
+        },
+      );
       let ended = false;
       const onEnd = () => {
         if (ended) return;
@@ -200,7 +290,9 @@ async function main(): Promise<void> {
       req.on('error', onEnd);
       req.on('close', onEnd);
       req.write(Buffer.alloc(SLOW_BYTES, 0x20));
-      const t = setInterval(() => { if (!req.destroyed) req.write(' '); }, 10_000);
+      const t = setInterval(() => {
+        if (!req.destroyed) req.write(' ');
+      }, 10_000);
       timers.push(t);
     };
     for (let i = 0; i < SLOW; i++) slow(i);
@@ -210,7 +302,12 @@ async function main(): Promise<void> {
     const bigMs: number[] = [];
     const big = async () => {
       while (running()) {
-        const r = await request(`${base}/v1/send`, { method: 'POST', headers: json(badKey), body: bigBody, timeoutMs: 120_000 });
+        const r = await request(`${base}/v1/send`, {
+          method: 'POST',
+          headers: json(badKey),
+          body: bigBody,
+          timeoutMs: 120_000,
+        });
         bigStatus.set(r.status, (bigStatus.get(r.status) ?? 0) + 1);
         bigMs.push(r.ms);
         if (r.status !== 202) await new Promise((res) => setTimeout(res, 500));
@@ -222,14 +319,25 @@ async function main(): Promise<void> {
     // The good client and the /healthz poller run in their own process, so the attack traffic this
     // process generates (TLS for 180 MB at a time) does not delay their clocks.
     const probe = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-      env: { ...process.env, ABUSE_PROBE: JSON.stringify({ base, key: goodKey, body: goodBody.toString('utf8'), durationMs: DURATION_MS }) },
+      env: {
+        ...process.env,
+        ABUSE_PROBE: JSON.stringify({ base, key: goodKey, body: goodBody.toString('utf8'), durationMs: DURATION_MS }),
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let probeOut = '';
-    probe.stdout.setEncoding('utf8').on('data', (d: string) => { probeOut += d; });
-    const probeDone = new Promise<ProbeResult>((resolve, reject) => probe.once('close', () => {
-      try { resolve(JSON.parse(probeOut) as ProbeResult); } catch { reject(new Error(`probe printed no result: ${probeOut}`)); }
-    }));
+    probe.stdout.setEncoding('utf8').on('data', (d: string) => {
+      probeOut += d;
+    });
+    const probeDone = new Promise<ProbeResult>((resolve, reject) =>
+      probe.once('close', () => {
+        try {
+          resolve(JSON.parse(probeOut) as ProbeResult);
+        } catch {
+          reject(new Error(`probe printed no result: ${probeOut}`));
+        }
+      }),
+    );
 
     await new Promise((r) => setTimeout(r, DURATION_MS));
     for (const t of timers) clearInterval(t);
@@ -257,7 +365,14 @@ async function main(): Promise<void> {
     console.log(`idle_smtp_refused_421: ${smtpRefused} count`);
     if (process.env.BENCH_VERBOSE) {
       console.error(`good statuses ${JSON.stringify(goodStatus)}; big statuses ${JSON.stringify([...bigStatus])}`);
-      console.error(server.stderr().split('\n').filter((l) => /"level":(40|50)/.test(l)).slice(0, 5).join('\n'));
+      console.error(
+        server
+          .stderr()
+          .split('\n')
+          .filter((l) => /"level":(40|50)/.test(l))
+          .slice(0, 5)
+          .join('\n'),
+      );
     }
   } finally {
     for (const t of timers) clearInterval(t);

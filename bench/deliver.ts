@@ -30,7 +30,9 @@ const NAME = TRACKING ? 'deliver_tracked' : 'deliver';
 
 if (process.argv[2] === '--sink') {
   const sink = await startSinkMx({ store: false });
-  process.on('message', (m: string) => { if (m === 'close') void sink.close().then(() => process.exit(0)); });
+  process.on('message', (m: string) => {
+    if (m === 'close') void sink.close().then(() => process.exit(0));
+  });
   process.send?.({ port: sink.port });
 } else {
   const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',') as DialectName[];
@@ -49,7 +51,9 @@ function peakRssMb(pid: number): number {
 function body(): string {
   const para = 'Thank you for your order. Your items will ship within two business days. ';
   return JSON.stringify({
-    from: 'Acme Store <orders@acme.test>', to: 'customer@d0.example', subject: 'Your receipt #10042',
+    from: 'Acme Store <orders@acme.test>',
+    to: 'customer@d0.example',
+    subject: 'Your receipt #10042',
     html: `<html><body><h1>Receipt</h1>${`<p>${para.repeat(6)} <a href="https://acme.test/orders/10042?utm_source=mail&amp;step=2">View your order</a></p>`.repeat(7)}</body></html>`,
     text: `Receipt\n\n${`${para.repeat(6)}\n\n`.repeat(3)}`,
   });
@@ -59,7 +63,9 @@ async function run(dialect: DialectName): Promise<void> {
   const target = await scratchTarget(dialect, 'deliver');
   const { dataDir, url } = target;
   const sinkChild: ChildProcess = fork(fileURLToPath(import.meta.url), ['--sink'], { execArgv: ['--import', 'tsx'] });
-  const { port: sinkPort } = await new Promise<{ port: number }>((resolve) => sinkChild.once('message', (m) => resolve(m as { port: number })));
+  const { port: sinkPort } = await new Promise<{ port: number }>((resolve) =>
+    sinkChild.once('message', (m) => resolve(m as { port: number })),
+  );
   const zone: Record<string, { MX: { exchange: string; priority: number }[] }> = {};
   for (let i = 0; i < DOMAINS; i++) zone[`d${i}.example`] = { MX: [{ exchange: '127.0.0.1', priority: 10 }] };
   const dns = await startDnsServer(zone);
@@ -72,33 +78,74 @@ async function run(dialect: DialectName): Promise<void> {
     await createAccount(deps, 'bench');
     await updateAccountLimits(deps, 'bench', { rateLimit: 100_000 });
     const domain = await addDomain(deps, 'bench', 'acme.test');
-    await open.db.updateTable('domains').set({ status: 'verified', verified_at: Date.now(), ...(TRACKING ? { track_opens: 1, track_clicks: 1, unsubscribe: 1 } : {}) })
-      .where('id', '=', domain.id).execute();
+    await open.db
+      .updateTable('domains')
+      .set({
+        status: 'verified',
+        verified_at: Date.now(),
+        ...(TRACKING ? { track_opens: 1, track_clicks: 1, unsubscribe: 1 } : {}),
+      })
+      .where('id', '=', domain.id)
+      .execute();
     const { key } = await issueApiKey(deps, domain.id);
-    const server = await startServer({
-      ...target.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost',
-      POSTHORN_LISTEN_HOST: '127.0.0.1', POSTHORN_DNS_SERVERS: dns.address, POSTHORN_MX_PORT: String(sinkPort),
-    }, { args: ['--roles', 'api,delivery'], nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [] });
+    const server = await startServer(
+      {
+        ...target.env,
+        POSTHORN_SANDBOX: '0',
+        POSTHORN_HOSTNAME: 'localhost',
+        POSTHORN_LISTEN_HOST: '127.0.0.1',
+        POSTHORN_DNS_SERVERS: dns.address,
+        POSTHORN_MX_PORT: String(sinkPort),
+      },
+      {
+        args: ['--roles', 'api,delivery'],
+        nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+      },
+    );
     const pid = server.child.pid as number;
     const cpuBefore = cpuMs(pid);
     const start = Date.now();
     let i = 0;
     const result = await autocannon({
-      url: `${server.url}/v1/send`, method: 'POST', connections: 32, amount: N,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body(),
-      requests: [{ setupRequest: (req) => ({ ...req, body: String(req.body ?? body()).replace('@d0.example', `@d${i++ % DOMAINS}.example`) }) }],
+      url: `${server.url}/v1/send`,
+      method: 'POST',
+      connections: 32,
+      amount: N,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body(),
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            body: String(req.body ?? body()).replace('@d0.example', `@d${i++ % DOMAINS}.example`),
+          }),
+        },
+      ],
     });
     const accepted = result['2xx'];
     // Wait (polling the database, as an operator would) until every accepted message has its outcome.
-    const count = async () => Number((await open.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('event', '=', 'delivered').executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await open.db
+            .selectFrom('events')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('event', '=', 'delivered')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const deadline = Date.now() + 10 * 60_000;
     while ((await count()) < accepted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    const last = Number((await sql<{ t: number }>`SELECT max(occurred_at) AS t FROM events WHERE event = 'delivered'`.execute(open.db)).rows[0]?.t ?? Date.now());
+    const last = Number(
+      (await sql<{ t: number }>`SELECT max(occurred_at) AS t FROM events WHERE event = 'delivered'`.execute(open.db))
+        .rows[0]?.t ?? Date.now(),
+    );
     const delivered = await count();
     const cpu = cpuMs(pid) - cpuBefore;
     const rss = peakRssMb(pid);
     await server.stop();
-    if (delivered < accepted) console.error(`note: ${accepted - delivered} of ${accepted} not delivered within 10 minutes`);
+    if (delivered < accepted)
+      console.error(`note: ${accepted - delivered} of ${accepted} not delivered within 10 minutes`);
     console.log(`${NAME}_${dialect}: ${Math.round(delivered / ((last - start) / 1000))} msgs/s`);
     console.log(`${NAME}_${dialect}_cpu_per_msg: ${(cpu / delivered).toFixed(3)} ms`);
     console.log(`${NAME}_${dialect}_peak_rss: ${rss} MB`);

@@ -16,7 +16,13 @@ const { privateKey } = generateKeyPairSync('rsa', {
   publicKeyEncoding: { type: 'spki', format: 'pem' },
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
 });
-const key: DkimKey = { id: 'bench', domain: 'bench.example.com', selector: 'ph202603', algorithm: 'rsa-sha256', privateKeyPem: privateKey };
+const key: DkimKey = {
+  id: 'bench',
+  domain: 'bench.example.com',
+  selector: 'ph202603',
+  algorithm: 'rsa-sha256',
+  privateKeyPem: privateKey,
+};
 
 async function composeMessages(count: number): Promise<Buffer[]> {
   const paragraph = 'Thank you for your order. Your items will ship within two business days. ';

@@ -18,7 +18,13 @@ export interface ScratchTarget {
 /** Creates the scratch target (PostgreSQL at BENCH_DATABASE_URL's server, a database named after `label`). */
 export async function scratchTarget(dialect: DialectName, label: string): Promise<ScratchTarget> {
   const dataDir = mkdtempSync(join(tmpdir(), 'posthorn-bench-'));
-  if (dialect === 'sqlite') return { env: { POSTHORN_DATA_DIR: dataDir }, dataDir, url: null, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  if (dialect === 'sqlite')
+    return {
+      env: { POSTHORN_DATA_DIR: dataDir },
+      dataDir,
+      url: null,
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
   const name = `posthorn_bench_${label}_${process.pid}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
@@ -28,7 +34,9 @@ export async function scratchTarget(dialect: DialectName, label: string): Promis
   const url = new URL(PG_URL);
   url.pathname = `/${name}`;
   return {
-    env: { POSTHORN_DATA_DIR: dataDir, POSTHORN_DATABASE_URL: url.toString() }, dataDir, url: url.toString(),
+    env: { POSTHORN_DATA_DIR: dataDir, POSTHORN_DATABASE_URL: url.toString() },
+    dataDir,
+    url: url.toString(),
     cleanup: async () => {
       const c = new pg.Client({ connectionString: PG_URL });
       await c.connect();

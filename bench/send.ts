@@ -35,15 +35,34 @@ async function run(dialect: DialectName): Promise<void> {
     await migrate(open.db, open.dialect);
     // The per-account rate limit (5 sends per second by default) is raised so the figure measures
     // the service, not the limiter.
-    const seeded = await seedDomain({ db: open.db, clock: systemClock, ids: createIds() }, { domain: 'acme.test', rateLimit: 1_000_000_000 });
-    const server = await startServer({ ...target.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost', POSTHORN_LISTEN_HOST: '127.0.0.1' }, {
-      args: ['--roles', 'api'], nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
-    });
+    const seeded = await seedDomain(
+      { db: open.db, clock: systemClock, ids: createIds() },
+      { domain: 'acme.test', rateLimit: 1_000_000_000 },
+    );
+    const server = await startServer(
+      { ...target.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost', POSTHORN_LISTEN_HOST: '127.0.0.1' },
+      {
+        args: ['--roles', 'api'],
+        nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+      },
+    );
     const opts = {
-      url: `${server.url}/v1/send`, method: 'POST' as const, connections: CONNECTIONS, pipelining: 1,
-      headers: { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' }, body: body(),
+      url: `${server.url}/v1/send`,
+      method: 'POST' as const,
+      connections: CONNECTIONS,
+      pipelining: 1,
+      headers: { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' },
+      body: body(),
     };
-    const count = async () => Number((await open.db.selectFrom('messages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await open.db
+            .selectFrom('messages')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     // Requests in flight when autocannon stops still commit: read the count once it stops moving.
     const settled = async () => {
       for (let last = -1, n = await count(); ; last = n, n = await count()) {
@@ -61,13 +80,27 @@ async function run(dialect: DialectName): Promise<void> {
     const accepted = result['2xx'];
     // Requests still in flight when autocannon stops commit without being counted: at most one per connection.
     const stored = after - before;
-    if (process.env.BENCH_VERBOSE) console.error(`stored ${stored}, 2xx ${accepted}, non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`);
+    if (process.env.BENCH_VERBOSE)
+      console.error(
+        `stored ${stored}, 2xx ${accepted}, non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`,
+      );
     if (stored < accepted || stored > accepted + CONNECTIONS + result.non2xx + result.errors) {
-      throw new Error(`202 responses (${accepted}) do not match messages stored (${stored}); ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+      throw new Error(
+        `202 responses (${accepted}) do not match messages stored (${stored}); ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+      );
     }
     if (result.non2xx > 0 || result.errors > 0) {
-      console.error(`note: ${result.non2xx} non-2xx, ${result.errors} errors; statuses ${JSON.stringify(result.statusCodeStats)}`);
-      console.error(server.stderr().split('\n').filter((l) => /"level":(40|50)/.test(l)).slice(0, 3).join('\n'));
+      console.error(
+        `note: ${result.non2xx} non-2xx, ${result.errors} errors; statuses ${JSON.stringify(result.statusCodeStats)}`,
+      );
+      console.error(
+        server
+          .stderr()
+          .split('\n')
+          .filter((l) => /"level":(40|50)/.test(l))
+          .slice(0, 3)
+          .join('\n'),
+      );
     }
     console.log(`send_${dialect}: ${Math.round(accepted / DURATION_S)} sends/s`);
     console.log(`send_${dialect}_p50: ${result.latency.p50} ms`);

@@ -22,7 +22,8 @@ else await runClient(Number(process.argv[2] ?? 5), Number(process.argv[3] ?? 10)
 async function runSink(): Promise<void> {
   const sink = await startSinkMx({ store: false });
   process.on('message', (request: SinkRequest) => {
-    if (request === 'count') process.send?.({ count: sink.received, cpuMs: cpuMs(process.cpuUsage()) } satisfies SinkReply);
+    if (request === 'count')
+      process.send?.({ count: sink.received, cpuMs: cpuMs(process.cpuUsage()) } satisfies SinkReply);
     else void sink.close().then(() => process.exit(0));
   });
   process.send?.({ port: sink.port } satisfies SinkReply);
@@ -31,7 +32,11 @@ async function runSink(): Promise<void> {
 async function runClient(seconds: number, maxConnectionsPerHost: number, concurrency: number): Promise<void> {
   const child = fork(fileURLToPath(import.meta.url), ['--sink'], { execArgv: ['--import', 'tsx'] });
   const { port } = (await reply(child)) as { port: number };
-  const transport = createSmtpTransport({ heloName: 'bench.posthorn.test', maxConnectionsPerHost, log: pino({ level: 'silent' }) });
+  const transport = createSmtpTransport({
+    heloName: 'bench.posthorn.test',
+    maxConnectionsPerHost,
+    log: pino({ level: 'silent' }),
+  });
   const raw = message(5 * 1024);
   let delivered = 0;
   let failed = 0;
@@ -40,7 +45,13 @@ async function runClient(seconds: number, maxConnectionsPerHost: number, concurr
 
   async function loop(i: number): Promise<void> {
     for (let n = 0; !stop; n++) {
-      const attempt: DeliveryAttempt = { destinations: [{ host: '127.0.0.1', port }], envelopeFrom: 'bounces@bounce.bench.test', recipients: [`ok-${i}-${n}@example.net`], raw, attempt: 1 };
+      const attempt: DeliveryAttempt = {
+        destinations: [{ host: '127.0.0.1', port }],
+        envelopeFrom: 'bounces@bounce.bench.test',
+        recipients: [`ok-${i}-${n}@example.net`],
+        raw,
+        attempt: 1,
+      };
       const result = await transport.send(attempt);
       const ok = result.kind === 'transaction' && result.recipients[0]!.reply.code === 250;
       if (measuring && ok) delivered++;
@@ -65,11 +76,17 @@ async function runClient(seconds: number, maxConnectionsPerHost: number, concurr
   child.send('close' satisfies SinkRequest);
 
   console.log(`smtp_client: ${Math.round(delivered / elapsed)} msgs/s`);
-  console.log(`  (${delivered} in ${elapsed.toFixed(2)} s; ${raw.length}-byte messages; concurrency ${concurrency}; maxConnectionsPerHost ${maxConnectionsPerHost}; failed ${failed}; sink received ${count} in all)`);
+  console.log(
+    `  (${delivered} in ${elapsed.toFixed(2)} s; ${raw.length}-byte messages; concurrency ${concurrency}; maxConnectionsPerHost ${maxConnectionsPerHost}; failed ${failed}; sink received ${count} in all)`,
+  );
   // Throughput swings with whatever else the two cores run; CPU per message is the steadier figure.
   const cpuPerMessageUs = (clientCpu * elapsed * 1e6) / Math.max(delivered, 1);
-  console.log(`  client CPU ${(clientCpu * 100).toFixed(0)}% of a core while measuring = ${cpuPerMessageUs.toFixed(0)} µs per message (one core's ceiling ≈ ${Math.round(1e6 / cpuPerMessageUs)} msgs/s)`);
-  console.log(`  sink process ${(sinkCpuMs / 1000).toFixed(1)} s CPU in all ≈ ${((sinkCpuMs * 1000) / Math.max(count, 1)).toFixed(0)} µs per message`);
+  console.log(
+    `  client CPU ${(clientCpu * 100).toFixed(0)}% of a core while measuring = ${cpuPerMessageUs.toFixed(0)} µs per message (one core's ceiling ≈ ${Math.round(1e6 / cpuPerMessageUs)} msgs/s)`,
+  );
+  console.log(
+    `  sink process ${(sinkCpuMs / 1000).toFixed(1)} s CPU in all ≈ ${((sinkCpuMs * 1000) / Math.max(count, 1)).toFixed(0)} µs per message`,
+  );
 }
 
 function cpuMs(usage: NodeJS.CpuUsage): number {
@@ -82,7 +99,8 @@ function reply(child: ChildProcess): Promise<SinkReply> {
 
 /** A plausible message of about `size` bytes: headers, then 76-character base64-like lines. */
 function message(size: number): Buffer {
-  const head = 'From: Bench <bench@bench.test>\r\nTo: someone@example.net\r\nSubject: Benchmark\r\nMessage-ID: <bench@bench.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n';
+  const head =
+    'From: Bench <bench@bench.test>\r\nTo: someone@example.net\r\nSubject: Benchmark\r\nMessage-ID: <bench@bench.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n';
   const line = 'QmVuY2htYXJrIG1lc3NhZ2UgYm9keSBmb3IgdGhlIFNNVFAgY2xpZW50IHRocm91Z2hwdXQgdGVz\r\n';
   return Buffer.from(head + line.repeat(Math.ceil((size - head.length) / line.length)));
 }

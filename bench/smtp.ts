@@ -40,7 +40,8 @@ const NO_DELAY = process.env.BENCH_NODELAY !== '0';
 
 /** A ~5 KB receipt as a submitter would hand it over: headers, then a text body (no Message-ID: the relay adds one). */
 function message(): Buffer {
-  const head = 'From: Acme Store <orders@acme.test>\r\nTo: customer@example.org\r\nSubject: Your receipt #10042\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n';
+  const head =
+    'From: Acme Store <orders@acme.test>\r\nTo: customer@example.org\r\nSubject: Your receipt #10042\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n';
   const line = 'Thank you for your order. Your items will ship within two business days.\r\n';
   return Buffer.from(head + line.repeat(Math.ceil((5 * 1024 - head.length) / line.length)));
 }
@@ -69,7 +70,9 @@ async function smtpPort(server: RunningServer): Promise<number> {
       try {
         const entry = JSON.parse(line) as { msg?: unknown; submission?: unknown };
         if (entry.msg === 'smtp relay listening' && typeof entry.submission === 'number') return entry.submission;
-      } catch { /* not a log line */ }
+      } catch {
+        /* not a log line */
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -102,13 +105,32 @@ async function run(dialect: DialectName): Promise<void> {
     // the relay, not the limiter.
     await seedDomain(deps, { domain: 'acme.test', rateLimit: 1_000_000_000 });
     const { username, password } = await createSmtpCredential(deps, 'acme.test');
-    const server = await startServer({
-      ...target.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost', POSTHORN_LISTEN_HOST: '127.0.0.1',
-      POSTHORN_SMTP_PORT: '0', POSTHORN_SMTPS_PORT: '0', POSTHORN_HTTP_PORT: '0',
-    }, { args: ['--roles', 'api,smtp'], nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [] });
+    const server = await startServer(
+      {
+        ...target.env,
+        POSTHORN_SANDBOX: '0',
+        POSTHORN_HOSTNAME: 'localhost',
+        POSTHORN_LISTEN_HOST: '127.0.0.1',
+        POSTHORN_SMTP_PORT: '0',
+        POSTHORN_SMTPS_PORT: '0',
+        POSTHORN_HTTP_PORT: '0',
+      },
+      {
+        args: ['--roles', 'api,smtp'],
+        nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+      },
+    );
     const port = await smtpPort(server);
     const raw = message();
-    const count = async (): Promise<number> => Number((await open.db.selectFrom('messages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async (): Promise<number> =>
+      Number(
+        (
+          await open.db
+            .selectFrom('messages')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     let measuring = false;
     let stop = false;
@@ -122,12 +144,27 @@ async function run(dialect: DialectName): Promise<void> {
       let eod: bigint | null = null;
       const noop = (): void => undefined;
       const logger = {
-        trace: noop, debug: noop, warn: noop, error: noop, fatal: noop, level: noop,
-        info: (entry: { tnx?: string; outByteCount?: number }) => { if (entry.tnx === 'message' && entry.outByteCount !== undefined) eod = process.hrtime.bigint(); },
+        trace: noop,
+        debug: noop,
+        warn: noop,
+        error: noop,
+        fatal: noop,
+        level: noop,
+        info: (entry: { tnx?: string; outByteCount?: number }) => {
+          if (entry.tnx === 'message' && entry.outByteCount !== undefined) eod = process.hrtime.bigint();
+        },
       };
       const options: SMTPPool.Options = {
-        pool: true, maxConnections: 1, maxMessages: Infinity, host: '127.0.0.1', port, secure: false, requireTLS: true,
-        auth: { user: username, pass: password }, tls: { rejectUnauthorized: false }, logger,
+        pool: true,
+        maxConnections: 1,
+        maxMessages: Infinity,
+        host: '127.0.0.1',
+        port,
+        secure: false,
+        requireTLS: true,
+        auth: { user: username, pass: password },
+        tls: { rejectUnauthorized: false },
+        logger,
       };
       if (NO_DELAY) {
         options.getSocket = (_opts, callback) => {
@@ -142,7 +179,10 @@ async function run(dialect: DialectName): Promise<void> {
           eod = null;
           const started = process.hrtime.bigint();
           try {
-            await transport.sendMail({ envelope: { from: 'orders@acme.test', to: [`customer-${i}-${n}@example.org`] }, raw });
+            await transport.sendMail({
+              envelope: { from: 'orders@acme.test', to: [`customer-${i}-${n}@example.org`] },
+              raw,
+            });
             const done = process.hrtime.bigint();
             tally.acceptedAll++;
             if (!measuring) continue;
@@ -187,14 +227,21 @@ async function run(dialect: DialectName): Promise<void> {
     // Every 250 must be a stored message, exactly, over the whole run; within the window, a
     // message in flight at either edge (one per session) may be committed on one side of it and
     // answered on the other.
-    if (final !== tally.acceptedAll) throw new Error(`250 replies (${tally.acceptedAll}) do not match messages stored (${final})`);
+    if (final !== tally.acceptedAll)
+      throw new Error(`250 replies (${tally.acceptedAll}) do not match messages stored (${final})`);
     const stored = after - before;
-    if (Math.abs(stored - tally.accepted) > 2 * SESSIONS) throw new Error(`250 replies in the window (${tally.accepted}) do not match messages stored in it (${stored})`);
-    if (tally.refused > 0 || tally.failed > 0) console.error(`note: ${tally.refused} refused, ${tally.failed} failed: ${JSON.stringify(Object.fromEntries(errors))}`);
+    if (Math.abs(stored - tally.accepted) > 2 * SESSIONS)
+      throw new Error(`250 replies in the window (${tally.accepted}) do not match messages stored in it (${stored})`);
+    if (tally.refused > 0 || tally.failed > 0)
+      console.error(
+        `note: ${tally.refused} refused, ${tally.failed} failed: ${JSON.stringify(Object.fromEntries(errors))}`,
+      );
     const total = tally.total.sort((a, b) => a - b);
     const eod = tally.eodTo250.sort((a, b) => a - b);
-    console.error(`(${dialect}: ${tally.accepted} accepted in ${elapsed.toFixed(2)} s, ${stored} stored in the window, ${final} in all; ${raw.length}-byte messages; ${SESSIONS} sessions; ${eod.length} end-of-DATA marks; `
-      + `CPU while measuring: server ${(serverCpu * 100).toFixed(0)}%, load generator ${(clientCpu * 100).toFixed(0)}% of a core)`);
+    console.error(
+      `(${dialect}: ${tally.accepted} accepted in ${elapsed.toFixed(2)} s, ${stored} stored in the window, ${final} in all; ${raw.length}-byte messages; ${SESSIONS} sessions; ${eod.length} end-of-DATA marks; ` +
+        `CPU while measuring: server ${(serverCpu * 100).toFixed(0)}%, load generator ${(clientCpu * 100).toFixed(0)}% of a core)`,
+    );
     console.log(`smtp_${dialect}: ${Math.round(tally.accepted / elapsed)} msgs/s`);
     console.log(`smtp_${dialect}_p50: ${percentile(total, 50).toFixed(1)} ms`);
     console.log(`smtp_${dialect}_p99: ${percentile(total, 99).toFixed(1)} ms`);

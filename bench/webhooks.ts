@@ -27,7 +27,13 @@ const N = Number(process.env.BENCH_EVENTS ?? 20_000);
 const DELAY_N = Number(process.env.BENCH_DELAY_EVENTS ?? 10_000);
 const DELAY_RATE = Number(process.env.BENCH_DELAY_RATE ?? 2_000);
 
-interface Report { count: number; first: number; last: number; p50: number; p99: number }
+interface Report {
+  count: number;
+  first: number;
+  last: number;
+  p50: number;
+  p99: number;
+}
 
 if (process.argv[2] === '--receiver') {
   // Arrival of the first POST per webhook-id, and its delay from the event's occurred_at.
@@ -41,7 +47,9 @@ if (process.argv[2] === '--receiver') {
       const now = Date.now();
       const id = String(req.headers['webhook-id']);
       if (!seen.has(id)) {
-        const occurred = Date.parse((JSON.parse(Buffer.concat(chunks).toString()) as { occurred_at: string }).occurred_at);
+        const occurred = Date.parse(
+          (JSON.parse(Buffer.concat(chunks).toString()) as { occurred_at: string }).occurred_at,
+        );
         seen.set(id, now - occurred);
         if (first === 0) first = now;
         last = now;
@@ -71,7 +79,10 @@ if (process.argv[2] === '--receiver') {
 }
 
 function ask<T>(child: ChildProcess, message: string): Promise<T> {
-  return new Promise((resolve) => { child.once('message', (m) => resolve(m as T)); child.send(message); });
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(message);
+  });
 }
 
 /** Polls the receiver until it has `count` distinct webhook-ids (or 10 minutes pass). */
@@ -87,9 +98,17 @@ async function waitForCount(child: ChildProcess, count: number): Promise<Report>
 function events(ids: Ids, d: Seeded, count: number, offset: number): NewEvent[] {
   const now = Date.now();
   return Array.from({ length: count }, (_, i) => ({
-    id: ids.next('evt', now), accountId: d.accountId, domainId: d.domainId, messageId: ids.next('msg', now), event: 'delivered' as const,
-    recipient: `customer${offset + i}@example.org`, from: 'Acme Store <orders@acme.test>', subject: 'Your receipt #10042', tags: ['receipt'],
-    details: { smtp_reply: '250 2.0.0 OK: queued as 3F1A2B', mx: 'mx.example.org' }, occurredAt: now,
+    id: ids.next('evt', now),
+    accountId: d.accountId,
+    domainId: d.domainId,
+    messageId: ids.next('msg', now),
+    event: 'delivered' as const,
+    recipient: `customer${offset + i}@example.org`,
+    from: 'Acme Store <orders@acme.test>',
+    subject: 'Your receipt #10042',
+    tags: ['receipt'],
+    details: { smtp_reply: '250 2.0.0 OK: queued as 3F1A2B', mx: 'mx.example.org' },
+    occurredAt: now,
   }));
 }
 
@@ -100,18 +119,35 @@ function write(open: OpenDatabase, batch: NewEvent[]): Promise<void> {
 async function run(dialect: DialectName): Promise<void> {
   const target = await scratchTarget(dialect, 'webhooks');
   const receiver = fork(fileURLToPath(import.meta.url), ['--receiver'], { execArgv: ['--import', 'tsx'] });
-  const { port } = await new Promise<{ port: number }>((resolve) => receiver.once('message', (m) => resolve(m as { port: number })));
+  const { port } = await new Promise<{ port: number }>((resolve) =>
+    receiver.once('message', (m) => resolve(m as { port: number })),
+  );
   const open = openDatabase({ databaseUrl: target.url, dataDir: target.dataDir });
   try {
     await migrate(open.db, open.dialect);
     const ids = createIds();
-    const config = loadConfig({ POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost', POSTHORN_WEBHOOK_ALLOW_PRIVATE: '1', ...target.env });
+    const config = loadConfig({
+      POSTHORN_SANDBOX: '0',
+      POSTHORN_HOSTNAME: 'localhost',
+      POSTHORN_WEBHOOK_ALLOW_PRIVATE: '1',
+      ...target.env,
+    });
     const deps = { db: open.db, clock: systemClock, ids, config };
     const domain = await seedDomain(deps, { domain: 'acme.test' });
     await setWebhook(deps, 'acme.test', `http://127.0.0.1:${port}/hooks`);
-    const server = await startServer({
-      ...target.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost', POSTHORN_LISTEN_HOST: '127.0.0.1', POSTHORN_WEBHOOK_ALLOW_PRIVATE: '1',
-    }, { args: ['--roles', 'api,webhooks'], nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [] });
+    const server = await startServer(
+      {
+        ...target.env,
+        POSTHORN_SANDBOX: '0',
+        POSTHORN_HOSTNAME: 'localhost',
+        POSTHORN_LISTEN_HOST: '127.0.0.1',
+        POSTHORN_WEBHOOK_ALLOW_PRIVATE: '1',
+      },
+      {
+        args: ['--roles', 'api,webhooks'],
+        nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+      },
+    );
     try {
       // Phase 1: throughput.
       const start = Date.now();
@@ -132,7 +168,9 @@ async function run(dialect: DialectName): Promise<void> {
         await write(open, events(ids, domain, Math.min(perTick, DELAY_N - i), N + i));
       }
       const paced = await waitForCount(receiver, DELAY_N);
-      console.log(`webhook_delay_rate_${dialect}: ${Math.round(DELAY_N / ((Date.now() - paceStart) / 1000))} events/s written`);
+      console.log(
+        `webhook_delay_rate_${dialect}: ${Math.round(DELAY_N / ((Date.now() - paceStart) / 1000))} events/s written`,
+      );
       console.log(`webhook_delay_p50_${dialect}: ${paced.p50} ms`);
       console.log(`webhook_delay_p99_${dialect}: ${paced.p99} ms`);
     } finally {

@@ -24,7 +24,14 @@ import type { TlsMaterial } from './http/tls.js';
 import type { RelayPorts } from './smtp/start-relay.js';
 
 /** The roles this release implements; the others in ROLES are refused by name when asked for. */
-export const IMPLEMENTED_ROLES = ['api', 'smtp', 'inbound', 'delivery', 'webhooks', 'scheduler'] as const satisfies readonly Role[];
+export const IMPLEMENTED_ROLES = [
+  'api',
+  'smtp',
+  'inbound',
+  'delivery',
+  'webhooks',
+  'scheduler',
+] as const satisfies readonly Role[];
 
 /** A shutdown that has not finished by then is cut short. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -44,7 +51,9 @@ export async function buildDeps(config: Readonly<Config>, opts: { checkSecretKey
   try {
     resolver = createResolver(config.dnsServers);
   } catch (err) {
-    throw new ConfigError(`POSTHORN_DNS_SERVERS: ${(err as Error).message} (resolvers are IP addresses, with an optional port)`);
+    throw new ConfigError(
+      `POSTHORN_DNS_SERVERS: ${(err as Error).message} (resolvers are IP addresses, with an optional port)`,
+    );
   }
   // Synchronous writes: a CLI command's last log line must not be lost when it exits.
   const log = pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: true }));
@@ -62,7 +71,18 @@ export async function buildDeps(config: Readonly<Config>, opts: { checkSecretKey
   // On SQLite one process holds all state; PostgreSQL nodes share limits through the database, so a
   // limit holds across nodes.
   const limiter = dialect === 'postgres' ? createDbRateLimiter(db) : createMemoryRateLimiter();
-  return { config, db, dialect, clock: systemClock, ids: createIds(), resolver, log, metrics: createMetrics(), limiter, close };
+  return {
+    config,
+    db,
+    dialect,
+    clock: systemClock,
+    ids: createIds(),
+    resolver,
+    log,
+    metrics: createMetrics(),
+    limiter,
+    close,
+  };
 }
 
 /** Reported once every role has started. */
@@ -87,12 +107,18 @@ interface Started {
  * in order (scheduler, HTTP: no new connections, in-flight requests finish; database) and resolves 0.
  * A role that is not built yet is refused with a CommandError naming it.
  */
-export async function serve(config: Readonly<Config>, roles?: Role[], opts: { onReady?: (ready: ServeReady) => void } = {}): Promise<number> {
+export async function serve(
+  config: Readonly<Config>,
+  roles?: Role[],
+  opts: { onReady?: (ready: ServeReady) => void } = {},
+): Promise<number> {
   // Started in ROLES order (api before scheduler) whatever order --roles gave, and stopped in reverse.
   const chosen = (roles ?? [...IMPLEMENTED_ROLES]).slice().sort((a, b) => ROLES.indexOf(a) - ROLES.indexOf(b));
   const missing = chosen.filter((r) => !(IMPLEMENTED_ROLES as readonly Role[]).includes(r));
   if (missing.length > 0) {
-    throw new CommandError(`role ${missing.join(', ')} is not built yet in this release; available: ${IMPLEMENTED_ROLES.join(', ')}`);
+    throw new CommandError(
+      `role ${missing.join(', ')} is not built yet in this release; available: ${IMPLEMENTED_ROLES.join(', ')}`,
+    );
   }
   // Listen before the slow start-up, so a signal during it still ends in a clean stop.
   const signal = waitForSignal();
@@ -127,8 +153,16 @@ export async function serve(config: Readonly<Config>, roles?: Role[], opts: { on
     // showing of the sandbox key.
     const welcome = config.sandbox ? await bootstrapSandbox(deps) : null;
     ready = {
-      roles: chosen, apiUrl: api?.url ?? null, smtp, inbound,
-      sandbox: welcome && { ...welcome, apiBaseUrl: apiBaseUrl(config, api?.url ?? null), caCertPath: api?.selfSignedCert ?? null, smtp },
+      roles: chosen,
+      apiUrl: api?.url ?? null,
+      smtp,
+      inbound,
+      sandbox: welcome && {
+        ...welcome,
+        apiBaseUrl: apiBaseUrl(config, api?.url ?? null),
+        caCertPath: api?.selfSignedCert ?? null,
+        smtp,
+      },
     };
   } catch (err) {
     signal.dispose();
@@ -172,7 +206,13 @@ function waitForSignal(): { received: Promise<NodeJS.Signals>; dispose(): void }
   };
   process.on('SIGTERM', handler);
   process.on('SIGINT', handler);
-  return { received, dispose: () => { process.off('SIGTERM', handler); process.off('SIGINT', handler); } };
+  return {
+    received,
+    dispose: () => {
+      process.off('SIGTERM', handler);
+      process.off('SIGINT', handler);
+    },
+  };
 }
 
 /** What several roles share in one process: one submit pipeline (one group-commit batcher) and the TLS material. */
@@ -192,7 +232,11 @@ function shared(deps: Runtime): Shared {
   };
 }
 
-type StartedRole = Started & { api?: { url: string; selfSignedCert: string | null }; smtp?: RelayPorts; inbound?: number };
+type StartedRole = Started & {
+  api?: { url: string; selfSignedCert: string | null };
+  smtp?: RelayPorts;
+  inbound?: number;
+};
 
 async function startRole(deps: Runtime, role: Role, share: Shared): Promise<StartedRole> {
   switch (role) {
@@ -239,6 +283,7 @@ async function startApi(deps: Runtime, share: Shared): Promise<StartedRole> {
 function apiBaseUrl(config: Readonly<Config>, boundUrl: string | null): string {
   const defaultPublic = `https://${config.hostname}:${config.httpPort}`;
   const port = boundUrl === null ? null : new URL(boundUrl).port;
-  const base = config.publicUrl === defaultPublic && port !== null ? `https://${config.hostname}:${port}` : config.publicUrl;
+  const base =
+    config.publicUrl === defaultPublic && port !== null ? `https://${config.hostname}:${port}` : config.publicUrl;
   return `${base}/v1`;
 }

@@ -9,12 +9,20 @@ export const DEFAULT_RATE_LIMIT = 5;
 export async function createAccount(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, name: string): Promise<AccountTable> {
   const trimmed = name.trim();
   if (!/^[\p{L}\p{N}][\p{L}\p{N} ._@-]{0,99}$/u.test(trimmed)) {
-    throw new CommandError(`account name "${name}" must be 1 to 100 letters, digits, spaces, dots, dashes, underscores or @`);
+    throw new CommandError(
+      `account name "${name}" must be 1 to 100 letters, digits, spaces, dots, dashes, underscores or @`,
+    );
   }
   const existing = await deps.db.selectFrom('accounts').select('id').where('name', '=', trimmed).executeTakeFirst();
   if (existing) throw new CommandError(`account "${trimmed}" already exists`);
   const now = deps.clock.now();
-  const row: AccountTable = { id: deps.ids.next('acc', now), name: trimmed, rate_limit: DEFAULT_RATE_LIMIT, monthly_quota: null, created_at: now };
+  const row: AccountTable = {
+    id: deps.ids.next('acc', now),
+    name: trimmed,
+    rate_limit: DEFAULT_RATE_LIMIT,
+    monthly_quota: null,
+    created_at: now,
+  };
   await deps.db.insertInto('accounts').values(row).execute();
   return row;
 }
@@ -28,12 +36,15 @@ export async function findAccount(deps: Pick<Deps, 'db'>, name: string): Promise
 
 /** Changes an account's send rate (messages/s per sending domain) and monthly quota (null: unlimited). */
 export async function updateAccountLimits(
-  deps: Pick<Deps, 'db'>, name: string, limits: { rateLimit?: number; monthlyQuota?: number | null },
+  deps: Pick<Deps, 'db'>,
+  name: string,
+  limits: { rateLimit?: number; monthlyQuota?: number | null },
 ): Promise<AccountTable> {
   const account = await findAccount(deps, name);
   const set: Partial<AccountTable> = {};
   if (limits.rateLimit !== undefined) set.rate_limit = limits.rateLimit;
   if (limits.monthlyQuota !== undefined) set.monthly_quota = limits.monthlyQuota;
-  if (Object.keys(set).length > 0) await deps.db.updateTable('accounts').set(set).where('id', '=', account.id).execute();
+  if (Object.keys(set).length > 0)
+    await deps.db.updateTable('accounts').set(set).where('id', '=', account.id).execute();
   return findAccount(deps, name);
 }

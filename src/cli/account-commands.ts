@@ -4,7 +4,13 @@ import type { AccountTable } from '../storage/database.js';
 import { iso, withDeps, type Command } from './command.js';
 
 function accountJson(a: AccountTable) {
-  return { id: a.id, name: a.name, rate_limit: a.rate_limit, monthly_quota: a.monthly_quota === null ? null : Number(a.monthly_quota), created_at: iso(a.created_at) };
+  return {
+    id: a.id,
+    name: a.name,
+    rate_limit: a.rate_limit,
+    monthly_quota: a.monthly_quota === null ? null : Number(a.monthly_quota),
+    created_at: iso(a.created_at),
+  };
 }
 
 function accountText(a: AccountTable): string {
@@ -21,24 +27,34 @@ function wholeNumber(option: string, text: string, min: number, max: number): nu
 
 /** `account create NAME`. */
 export const accountCreate: Command = {
-  words: 'account create', args: ['NAME'], options: [],
-  run: ({ config, args }) => withDeps(config, async (deps) => {
-    const account = await createAccount(deps, args[0]);
-    return { json: accountJson(account), text: `created ${accountText(account)}` };
-  }),
+  words: 'account create',
+  args: ['NAME'],
+  options: [],
+  run: ({ config, args }) =>
+    withDeps(config, async (deps) => {
+      const account = await createAccount(deps, args[0]);
+      return { json: accountJson(account), text: `created ${accountText(account)}` };
+    }),
 };
 
 /** `account set NAME [--rate-limit N] [--monthly-quota N|none]`: the per-account send rate and monthly quota (docs/api.md, Rate limits and quota). */
 export const accountSet: Command = {
-  words: 'account set', args: ['NAME'], options: ['rate-limit', 'monthly-quota'],
+  words: 'account set',
+  args: ['NAME'],
+  options: ['rate-limit', 'monthly-quota'],
   run: ({ config, args, options }) => {
     const limits: { rateLimit?: number; monthlyQuota?: number | null } = {};
-    if (options['rate-limit'] !== undefined) limits.rateLimit = wholeNumber('--rate-limit', options['rate-limit'], 1, 100_000);
+    if (options['rate-limit'] !== undefined)
+      limits.rateLimit = wholeNumber('--rate-limit', options['rate-limit'], 1, 100_000);
     const quota = options['monthly-quota'];
     if (quota !== undefined) {
-      limits.monthlyQuota = quota.trim().toLowerCase() === 'none' ? null : wholeNumber('--monthly-quota', quota, 0, Number.MAX_SAFE_INTEGER);
+      limits.monthlyQuota =
+        quota.trim().toLowerCase() === 'none'
+          ? null
+          : wholeNumber('--monthly-quota', quota, 0, Number.MAX_SAFE_INTEGER);
     }
-    if (Object.keys(limits).length === 0) throw new CommandError('nothing to set: give --rate-limit N and/or --monthly-quota N|none');
+    if (Object.keys(limits).length === 0)
+      throw new CommandError('nothing to set: give --rate-limit N and/or --monthly-quota N|none');
     return withDeps(config, async (deps) => {
       const account = await updateAccountLimits(deps, args[0], limits);
       return { json: accountJson(account), text: accountText(account) };

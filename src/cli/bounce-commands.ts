@@ -21,7 +21,14 @@ async function readInput(file: string): Promise<Buffer> {
     return await readFile(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (err as Error).message;
     throw new CommandError(`cannot read ${file}: ${why}`);
   }
 }
@@ -29,9 +36,12 @@ async function readInput(file: string): Promise<Buffer> {
 /** What the inbound MX would do, in words. */
 function verdictText(o: ReportOutcome): string {
   switch (o.kind) {
-    case 'failed': return `\`failed\` event (bounce_class ${o.bounceClass}), ${o.suppress ? 'address SUPPRESSED (hard_bounce)' : 'not suppressed'}: ${o.why}`;
-    case 'complained': return `\`complained\` event, ${o.suppress ? 'address SUPPRESSED (complaint)' : 'not suppressed'}: ${o.why}`;
-    case 'none': return `nothing: ${o.why}`;
+    case 'failed':
+      return `\`failed\` event (bounce_class ${o.bounceClass}), ${o.suppress ? 'address SUPPRESSED (hard_bounce)' : 'not suppressed'}: ${o.why}`;
+    case 'complained':
+      return `\`complained\` event, ${o.suppress ? 'address SUPPRESSED (complaint)' : 'not suppressed'}: ${o.why}`;
+    case 'none':
+      return `nothing: ${o.why}`;
   }
 }
 
@@ -40,7 +50,9 @@ function verdictText(o: ReportOutcome): string {
  * opening no database, so an operator can see why an address was (or would be) suppressed.
  */
 export const bounceParse: Command = {
-  words: 'bounce parse', args: ['FILE'], options: [],
+  words: 'bounce parse',
+  args: ['FILE'],
+  options: [],
   run: async ({ args }) => {
     const file = args[0] as string;
     const raw = await readInput(file);
@@ -50,29 +62,45 @@ export const bounceParse: Command = {
     const recipients = parsed.recipients.map((r) => {
       const o = reportOutcome(parsed.kind, r);
       return {
-        address: r.address, action: r.action, status: r.status, class: r.class, diagnostic: r.diagnostic,
+        address: r.address,
+        action: r.action,
+        status: r.status,
+        class: r.class,
+        diagnostic: r.diagnostic,
         would: { event: o.kind === 'none' ? null : o.kind, suppress: o.kind !== 'none' && o.suppress, why: o.why },
       };
     });
     const json = {
-      kind: parsed.kind, recipients, original_message_id: parsed.originalMessageId, return_path: parsed.returnPath ?? null,
-      original_envelope_from: parsed.originalEnvelopeFrom ?? null, ...(parsed.feedback ? { feedback_type: parsed.feedback.type, user_agent: parsed.feedback.userAgent } : {}),
+      kind: parsed.kind,
+      recipients,
+      original_message_id: parsed.originalMessageId,
+      return_path: parsed.returnPath ?? null,
+      original_envelope_from: parsed.originalEnvelopeFrom ?? null,
+      ...(parsed.feedback ? { feedback_type: parsed.feedback.type, user_agent: parsed.feedback.userAgent } : {}),
     };
     const lines = [
       `${file === '-' ? 'stdin' : file}: ${KIND_TEXT[parsed.kind]}`,
       `  original Message-ID:     ${parsed.originalMessageId ?? '(none)'}`,
       `  report addressed to:     ${parsed.returnPath ?? '(none)'}`,
       `  original envelope from:  ${parsed.originalEnvelopeFrom ?? '(none)'}`,
-      ...(parsed.feedback ? [`  feedback type:           ${parsed.feedback.type}${parsed.feedback.userAgent ? ` (${parsed.feedback.userAgent})` : ''}`] : []),
+      ...(parsed.feedback
+        ? [
+            `  feedback type:           ${parsed.feedback.type}${parsed.feedback.userAgent ? ` (${parsed.feedback.userAgent})` : ''}`,
+          ]
+        : []),
       '',
       ...(parsed.recipients.length === 0
-        ? [parsed.kind === 'complaint' ? 'No recipient named (redacted): the inbound MX uses the return path or the message\'s only recipient.' : 'No recipients: the inbound MX would change nothing.']
+        ? [
+            parsed.kind === 'complaint'
+              ? "No recipient named (redacted): the inbound MX uses the return path or the message's only recipient."
+              : 'No recipients: the inbound MX would change nothing.',
+          ]
         : parsed.recipients.flatMap((r) => [
-          `${r.address}`,
-          `  action ${r.action ?? '(none)'}, status ${r.status ?? '(none)'}, class ${r.class}`,
-          ...(r.diagnostic ? [`  diagnostic: ${r.diagnostic.replace(/\s+/g, ' ').trim()}`] : []),
-          `  Posthorn would record: ${verdictText(reportOutcome(parsed.kind, r))}`,
-        ])),
+            `${r.address}`,
+            `  action ${r.action ?? '(none)'}, status ${r.status ?? '(none)'}, class ${r.class}`,
+            ...(r.diagnostic ? [`  diagnostic: ${r.diagnostic.replace(/\s+/g, ' ').trim()}`] : []),
+            `  Posthorn would record: ${verdictText(reportOutcome(parsed.kind, r))}`,
+          ])),
       '',
       'Nothing was changed. The inbound MX applies this only to a report carrying a signed return path that verifies (a Message-ID alone proves nothing), and suppresses only through a return path that names one recipient.',
     ];

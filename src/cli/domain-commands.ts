@@ -22,15 +22,18 @@ function lastChecks(d: DomainTable): DomainChecks | null {
 
 /** `domain add DOMAIN --account NAME`: makes the DKIM key and prints the four records to publish. */
 export const domainAdd: Command = {
-  words: 'domain add', args: ['DOMAIN'], options: ['account'],
+  words: 'domain add',
+  args: ['DOMAIN'],
+  options: ['account'],
   run: ({ config, args, options }) => {
     if (options.account === undefined) throw new CommandError('domain add needs --account NAME');
     const account = options.account;
     return withDeps(config, async (deps) => {
       const row = await addDomain(deps, account, args[0]);
       const view = domainView(config, row);
-      const text = `added ${view.domain} to account ${account} (status: ${view.status}). Publish these DNS records, `
-        + `keeping any you already have, then run: posthorn domain verify ${view.domain}\n\n${recordsText(view.records)}`;
+      const text =
+        `added ${view.domain} to account ${account} (status: ${view.status}). Publish these DNS records, ` +
+        `keeping any you already have, then run: posthorn domain verify ${view.domain}\n\n${recordsText(view.records)}`;
       return { json: { ...view, account }, text };
     });
   },
@@ -38,52 +41,86 @@ export const domainAdd: Command = {
 
 /** `domain show DOMAIN`: as `domain add`, plus when it was verified and the last checks. */
 export const domainShow: Command = {
-  words: 'domain show', args: ['DOMAIN'], options: [],
-  run: ({ config, args }) => withDeps(config, async (deps) => {
-    const row = await findDomain(deps, args[0]);
-    const view = domainView(config, row);
-    const checks = lastChecks(row);
-    const rate = await complaintRate(deps.db, row.id, deps.clock.now());
-    const lines = [
-      `${view.domain} (account ${await accountName(deps, row.account_id)}): ${view.status}${view.sandbox ? ', sandbox domain (verified without DNS)' : ''}`,
-      `  verified at:  ${view.verified_at ?? 'never'}`,
-      `  last checked: ${view.checked_at ?? 'never'}`,
-      ...(view.failing_since ? [`  failing since: ${view.failing_since}`] : []),
-      `  tracking:     ${trackingText(view.tracking)}`,
-      `  complaints:   ${complaintRateText(rate)}`,
-      '', 'records:', recordsText(view.records),
-      ...(view.dkim_ed25519 ? [`  dkim_ed25519 TXT    ${view.dkim_ed25519.name}\n               ${view.dkim_ed25519.value}`] : []),
-      ...(checks ? ['', 'last checks:', checksText(checks, view.records)] : []),
-    ];
-    return { json: { ...view, account: await accountName(deps, row.account_id), checks, complaint_rate: rate }, text: lines.join('\n') };
-  }),
+  words: 'domain show',
+  args: ['DOMAIN'],
+  options: [],
+  run: ({ config, args }) =>
+    withDeps(config, async (deps) => {
+      const row = await findDomain(deps, args[0]);
+      const view = domainView(config, row);
+      const checks = lastChecks(row);
+      const rate = await complaintRate(deps.db, row.id, deps.clock.now());
+      const lines = [
+        `${view.domain} (account ${await accountName(deps, row.account_id)}): ${view.status}${view.sandbox ? ', sandbox domain (verified without DNS)' : ''}`,
+        `  verified at:  ${view.verified_at ?? 'never'}`,
+        `  last checked: ${view.checked_at ?? 'never'}`,
+        ...(view.failing_since ? [`  failing since: ${view.failing_since}`] : []),
+        `  tracking:     ${trackingText(view.tracking)}`,
+        `  complaints:   ${complaintRateText(rate)}`,
+        '',
+        'records:',
+        recordsText(view.records),
+        ...(view.dkim_ed25519
+          ? [`  dkim_ed25519 TXT    ${view.dkim_ed25519.name}\n               ${view.dkim_ed25519.value}`]
+          : []),
+        ...(checks ? ['', 'last checks:', checksText(checks, view.records)] : []),
+      ];
+      return {
+        json: { ...view, account: await accountName(deps, row.account_id), checks, complaint_rate: rate },
+        text: lines.join('\n'),
+      };
+    }),
 };
 
 /** `domain verify DOMAIN`: checks the four records now; a failure when any does not match. */
 export const domainVerify: Command = {
-  words: 'domain verify', args: ['DOMAIN'], options: [],
-  run: ({ config, args }) => withDeps(config, async (deps) => {
-    const row = await findDomain(deps, args[0]);
-    if (row.sandbox === 1) {
-      // Sandbox mail never leaves the machine, so its domain needs no DNS.
-      return {
-        json: { domain: row.name, status: row.status, sandbox: true, checks: null, note: 'sandbox domain: verified without DNS' },
-        text: `${row.name} is the sandbox domain: verified without DNS (its mail never leaves this machine)`,
+  words: 'domain verify',
+  args: ['DOMAIN'],
+  options: [],
+  run: ({ config, args }) =>
+    withDeps(config, async (deps) => {
+      const row = await findDomain(deps, args[0]);
+      if (row.sandbox === 1) {
+        // Sandbox mail never leaves the machine, so its domain needs no DNS.
+        return {
+          json: {
+            domain: row.name,
+            status: row.status,
+            sandbox: true,
+            checks: null,
+            note: 'sandbox domain: verified without DNS',
+          },
+          text: `${row.name} is the sandbox domain: verified without DNS (its mail never leaves this machine)`,
+        };
+      }
+      const { domain, checks, ok } = await checkDomain(deps, row);
+      const view = domainView(config, domain);
+      const json = {
+        domain: view.domain,
+        status: view.status,
+        verified: ok,
+        checks,
+        verified_at: view.verified_at,
+        checked_at: view.checked_at,
       };
-    }
-    const { domain, checks, ok } = await checkDomain(deps, row);
-    const view = domainView(config, domain);
-    const json = { domain: view.domain, status: view.status, verified: ok, checks, verified_at: view.verified_at, checked_at: view.checked_at };
-    const head = ok ? `${view.domain} is verified: all four records match` : `${view.domain} is not verified (status: ${view.status})`;
-    const text = `${head}\n${checksText(checks, view.records)}`;
-    if (ok) return { json, text };
-    return { json, text, failure: `${view.domain} is not verified: ${failedPurposes(checks).join(', ')} did not match` };
-  }),
+      const head = ok
+        ? `${view.domain} is verified: all four records match`
+        : `${view.domain} is not verified (status: ${view.status})`;
+      const text = `${head}\n${checksText(checks, view.records)}`;
+      if (ok) return { json, text };
+      return {
+        json,
+        text,
+        failure: `${view.domain} is not verified: ${failedPurposes(checks).join(', ')} did not match`,
+      };
+    }),
 };
 
 /** `domain set DOMAIN [--ed25519 on|off] [--track-opens on|off] [--track-clicks on|off] [--unsubscribe on|off]`. */
 export const domainSet: Command = {
-  words: 'domain set', args: ['DOMAIN'], options: ['ed25519', 'track-opens', 'track-clicks', 'unsubscribe'],
+  words: 'domain set',
+  args: ['DOMAIN'],
+  options: ['ed25519', 'track-opens', 'track-clicks', 'unsubscribe'],
   run: ({ config, args, options }) => {
     const onOff = (name: 'ed25519' | TrackingOption): boolean | undefined => {
       const v = options[name]?.trim().toLowerCase();
@@ -92,21 +129,29 @@ export const domainSet: Command = {
       return v === 'on';
     };
     const ed25519 = onOff('ed25519');
-    const tracking = Object.fromEntries((Object.keys(TRACKING_OPTIONS) as TrackingOption[]).map((k) => [k, onOff(k)]).filter(([, v]) => v !== undefined));
+    const tracking = Object.fromEntries(
+      (Object.keys(TRACKING_OPTIONS) as TrackingOption[]).map((k) => [k, onOff(k)]).filter(([, v]) => v !== undefined),
+    );
     if (ed25519 === undefined && Object.keys(tracking).length === 0) {
-      throw new CommandError('domain set needs --ed25519 on|off, --track-opens on|off, --track-clicks on|off or --unsubscribe on|off');
+      throw new CommandError(
+        'domain set needs --ed25519 on|off, --track-opens on|off, --track-clicks on|off or --unsubscribe on|off',
+      );
     }
     return withDeps(config, async (deps) => {
       if (Object.keys(tracking).length > 0) await setTracking(deps, args[0] as string, tracking);
-      const row = ed25519 === undefined ? await findDomain(deps, args[0]) : await setEd25519(deps, args[0] as string, ed25519);
+      const row =
+        ed25519 === undefined ? await findDomain(deps, args[0]) : await setEd25519(deps, args[0] as string, ed25519);
       const view = domainView(config, row);
       const lines: string[] = [];
       if (ed25519 !== undefined) {
-        lines.push(view.dkim_ed25519
-          ? `Ed25519 signing is on for ${view.domain}. Publish this record too (mail is also signed with RSA, so nothing breaks before it exists):\n\n  dkim_ed25519 TXT    ${view.dkim_ed25519.name}\n               ${view.dkim_ed25519.value}`
-          : `Ed25519 signing is off for ${view.domain}; its record may be removed.`);
+        lines.push(
+          view.dkim_ed25519
+            ? `Ed25519 signing is on for ${view.domain}. Publish this record too (mail is also signed with RSA, so nothing breaks before it exists):\n\n  dkim_ed25519 TXT    ${view.dkim_ed25519.name}\n               ${view.dkim_ed25519.value}`
+            : `Ed25519 signing is off for ${view.domain}; its record may be removed.`,
+        );
       }
-      if (Object.keys(tracking).length > 0) lines.push(`${view.domain}: ${trackingText(view.tracking)} (messages may override each; docs/tracking.md)`);
+      if (Object.keys(tracking).length > 0)
+        lines.push(`${view.domain}: ${trackingText(view.tracking)} (messages may override each; docs/tracking.md)`);
       return { json: view, text: lines.join('\n') };
     });
   },

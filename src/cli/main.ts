@@ -17,12 +17,32 @@ import { USAGE } from './usage.js';
 import { webhookRemove, webhookRotate, webhookSet, webhookShow } from './webhook-commands.js';
 
 const COMMANDS: Command[] = [
-  serveCommand, accountCreate, accountSet, domainAdd, domainVerify, domainShow, domainSet, keyCreate,
-  smtpCredentialCreate, smtpCredentialRevoke, smtpCredentialList,
-  suppressionAdd, suppressionRemove, suppressionList, noticeList, sandboxList, sandboxShow, bounceParse,
-  inboundList, inboundShow,
-  webhookSet, webhookRotate, webhookShow, webhookRemove,
-  secretsStatusCommand, secretsRotateCommand,
+  serveCommand,
+  accountCreate,
+  accountSet,
+  domainAdd,
+  domainVerify,
+  domainShow,
+  domainSet,
+  keyCreate,
+  smtpCredentialCreate,
+  smtpCredentialRevoke,
+  smtpCredentialList,
+  suppressionAdd,
+  suppressionRemove,
+  suppressionList,
+  noticeList,
+  sandboxList,
+  sandboxShow,
+  bounceParse,
+  inboundList,
+  inboundShow,
+  webhookSet,
+  webhookRotate,
+  webhookShow,
+  webhookRemove,
+  secretsStatusCommand,
+  secretsRotateCommand,
 ];
 
 /** Planned commands, not built yet: named so `posthorn` says so instead of "unknown command". */
@@ -80,18 +100,24 @@ function checkArgs(command: Command, args: string[]): void {
     const missing = command.args.slice(args.length).join(' ');
     throw new UsageError(`${command.words} needs ${missing}`);
   }
-  if (args.length > command.args.length) throw new UsageError(`unexpected argument "${args[command.args.length]}" for ${command.words}`);
+  if (args.length > command.args.length)
+    throw new UsageError(`unexpected argument "${args[command.args.length]}" for ${command.words}`);
 }
 
 function refuse(err: unknown, json: boolean): number {
   const expected = err instanceof UsageError || err instanceof CommandError || err instanceof ConfigError;
   const reason = oneLine(
-    err instanceof UsageError ? `${err.message}; see posthorn --help` : expected ? (err as Error).message : `unexpected error: ${describe(err)}`,
+    err instanceof UsageError
+      ? `${err.message}; see posthorn --help`
+      : expected
+        ? (err as Error).message
+        : `unexpected error: ${describe(err)}`,
   );
   if (json) process.stdout.write(`${JSON.stringify({ error: reason })}\n`);
   process.stderr.write(`posthorn: ${reason}\n`);
   // The stack is for whoever debugs, and only when they ask for it.
-  if (!expected && ['debug', 'trace'].includes(process.env.POSTHORN_LOG_LEVEL ?? '') && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  if (!expected && ['debug', 'trace'].includes(process.env.POSTHORN_LOG_LEVEL ?? '') && err instanceof Error)
+    process.stderr.write(`${err.stack}\n`);
   return err instanceof UsageError ? 2 : 1;
 }
 

@@ -24,7 +24,13 @@ const OPTIONS = {
 /** argv split into positional words and options; a UsageError for an unknown or malformed option. */
 export function parseArgv(argv: string[]): { positionals: string[]; options: CliOptions; given: (keyof CliOptions)[] } {
   try {
-    const { values, positionals, tokens } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
+    const { values, positionals, tokens } = parseArgs({
+      args: argv,
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
     const given = [...new Set(tokens.flatMap((t) => (t.kind === 'option' ? [t.name as keyof CliOptions] : [])))];
     return { positionals, options: values, given };
   } catch (err) {

@@ -9,7 +9,12 @@ function shellQuote(word: string): string {
 
 /** A POST /v1/send the newcomer can paste as is (docs/api.md, `POST /v1/send`). */
 export function sandboxCurl(w: SandboxWelcome): string {
-  const body = JSON.stringify({ from: `Posthorn Sandbox <${w.from}>`, to: 'you@example.com', subject: 'Hello from Posthorn', text: 'It works.' });
+  const body = JSON.stringify({
+    from: `Posthorn Sandbox <${w.from}>`,
+    to: 'you@example.com',
+    subject: 'Hello from Posthorn',
+    text: 'It works.',
+  });
   return [
     `curl${w.caCertPath ? ` --cacert ${shellQuote(w.caCertPath)}` : ''} ${shellQuote(`${w.apiBaseUrl}/send`)}`,
     `  -H ${shellQuote(`Authorization: Bearer ${w.key}`)}`,
@@ -28,11 +33,13 @@ export function sandboxBanner(w: SandboxWelcome): string {
     `  API key:       ${w.key}`,
     `  From address:  ${w.from} (any address @${w.domain}; account ${w.account})`,
     ...(w.caCertPath ? [`  Certificate:   ${w.caCertPath} (self-signed: trust it with curl --cacert)`] : []),
-    ...(w.smtp ? [
-      `  SMTP relay:    localhost port ${w.smtp.submission} (STARTTLS)${w.smtp.smtps ? `, port ${w.smtp.smtps} (TLS)` : ''}`,
-      `  SMTP login:    ${w.smtpCredential.username}`,
-      `  SMTP password: ${w.smtpCredential.password}`,
-    ] : []),
+    ...(w.smtp
+      ? [
+          `  SMTP relay:    localhost port ${w.smtp.submission} (STARTTLS)${w.smtp.smtps ? `, port ${w.smtp.smtps} (TLS)` : ''}`,
+          `  SMTP login:    ${w.smtpCredential.username}`,
+          `  SMTP password: ${w.smtpCredential.password}`,
+        ]
+      : []),
     '',
     'Send a message:',
     '',
@@ -50,8 +57,13 @@ export function sandboxBanner(w: SandboxWelcome): string {
 export function sandboxJson(w: SandboxWelcome) {
   return {
     sandbox: {
-      api_base_url: w.apiBaseUrl, key: w.key, from: w.from, domain: w.domain, account: w.account,
-      ca_cert: w.caCertPath, curl: sandboxCurl(w),
+      api_base_url: w.apiBaseUrl,
+      key: w.key,
+      from: w.from,
+      domain: w.domain,
+      account: w.account,
+      ca_cert: w.caCertPath,
+      curl: sandboxCurl(w),
       smtp: { ports: w.smtp, username: w.smtpCredential.username, password: w.smtpCredential.password },
     },
   };

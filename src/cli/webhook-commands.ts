@@ -6,60 +6,89 @@ import { withDeps, type Command } from './command.js';
 
 /** `webhook set DOMAIN URL`: creates the endpoint (secret shown once) or changes its URL, re-enabling it. */
 export const webhookSet: Command = {
-  words: 'webhook set', args: ['DOMAIN', 'URL'], options: [],
-  run: ({ config, args }) => withDeps(config, async (deps) => {
-    const out = await setWebhook(deps, args[0]!, args[1]!);
-    const lines = [`webhook of ${out.domain}: ${out.url}`];
-    if (out.secret !== null) {
-      lines.push('signing secret (shown only once and cannot be read back; verify the webhook-signature header with it):', `secret: ${out.secret}`);
-    } else {
-      lines.push('the signing secret is unchanged (it was shown when the webhook was created; make a new one with: posthorn webhook rotate '
-        + `${out.domain})`);
-    }
-    if (out.reenabled) lines.push('the webhook was disabled and is active again; deliveries that waited are sent now');
-    return { json: out, text: lines.join('\n') };
-  }),
+  words: 'webhook set',
+  args: ['DOMAIN', 'URL'],
+  options: [],
+  run: ({ config, args }) =>
+    withDeps(config, async (deps) => {
+      const out = await setWebhook(deps, args[0]!, args[1]!);
+      const lines = [`webhook of ${out.domain}: ${out.url}`];
+      if (out.secret !== null) {
+        lines.push(
+          'signing secret (shown only once and cannot be read back; verify the webhook-signature header with it):',
+          `secret: ${out.secret}`,
+        );
+      } else {
+        lines.push(
+          'the signing secret is unchanged (it was shown when the webhook was created; make a new one with: posthorn webhook rotate ' +
+            `${out.domain})`,
+        );
+      }
+      if (out.reenabled)
+        lines.push('the webhook was disabled and is active again; deliveries that waited are sent now');
+      return { json: out, text: lines.join('\n') };
+    }),
 };
 
 /** `webhook rotate DOMAIN`: a new secret, shown once; the old one signs beside it for the overlap. */
 export const webhookRotate: Command = {
-  words: 'webhook rotate', args: ['DOMAIN'], options: [],
-  run: ({ config, args }) => withDeps(config, async (deps) => {
-    const out = await rotateWebhookSecret(deps, args[0]!);
-    return {
-      json: out,
-      text: `new signing secret for the webhook of ${out.domain} (shown only once):\nsecret: ${out.secret}\n`
-        + `the previous secret keeps signing beside it until ${out.previous_secret_expires_at}; switch the receiver before then`,
-    };
-  }),
+  words: 'webhook rotate',
+  args: ['DOMAIN'],
+  options: [],
+  run: ({ config, args }) =>
+    withDeps(config, async (deps) => {
+      const out = await rotateWebhookSecret(deps, args[0]!);
+      return {
+        json: out,
+        text:
+          `new signing secret for the webhook of ${out.domain} (shown only once):\nsecret: ${out.secret}\n` +
+          `the previous secret keeps signing beside it until ${out.previous_secret_expires_at}; switch the receiver before then`,
+      };
+    }),
 };
 
 /** `webhook show DOMAIN`: URL, status, secrets' ages (never values), pending count and the last attempts. */
 export const webhookShow: Command = {
-  words: 'webhook show', args: ['DOMAIN'], options: [],
-  run: ({ config, args }) => withDeps(config, async (deps) => {
-    const view = await showWebhook(deps, args[0]!);
-    return { json: view, text: formatWebhook(view) };
-  }),
+  words: 'webhook show',
+  args: ['DOMAIN'],
+  options: [],
+  run: ({ config, args }) =>
+    withDeps(config, async (deps) => {
+      const view = await showWebhook(deps, args[0]!);
+      return { json: view, text: formatWebhook(view) };
+    }),
 };
 
 /** `webhook remove DOMAIN`: the endpoint goes, with its pending deliveries and delivery log. */
 export const webhookRemove: Command = {
-  words: 'webhook remove', args: ['DOMAIN'], options: [],
-  run: ({ config, args }) => withDeps(config, async (deps) => {
-    const out = await removeWebhook(deps, args[0]!);
-    return { json: out, text: `removed the webhook of ${out.domain}; ${out.dropped_pending} pending deliveries were dropped and will not be sent` };
-  }),
+  words: 'webhook remove',
+  args: ['DOMAIN'],
+  options: [],
+  run: ({ config, args }) =>
+    withDeps(config, async (deps) => {
+      const out = await removeWebhook(deps, args[0]!);
+      return {
+        json: out,
+        text: `removed the webhook of ${out.domain}; ${out.dropped_pending} pending deliveries were dropped and will not be sent`,
+      };
+    }),
 };
 
 function formatWebhook(v: WebhookView): string {
-  const status = v.status === 'active'
-    ? `active${v.failing_since ? ` (failing since ${v.failing_since})` : ''}`
-    : `disabled at ${v.disabled_at}: ${v.disabled_reason} (re-enable with: posthorn webhook set ${v.domain} URL)`;
+  const status =
+    v.status === 'active'
+      ? `active${v.failing_since ? ` (failing since ${v.failing_since})` : ''}`
+      : `disabled at ${v.disabled_at}: ${v.disabled_reason} (re-enable with: posthorn webhook set ${v.domain} URL)`;
   const lines = [
-    `domain:   ${v.domain}`, `url:      ${v.url}`, `status:   ${status}`,
-    ...v.secrets.map((s, i) => `secret ${i + 1}: created ${s.created_at} (${s.age_seconds} s ago)${s.expires_at ? `, signs until ${s.expires_at}` : ', current'}`),
-    `pending:  ${v.pending}`, `failed:   ${v.failed} (given up after the last retry)`,
+    `domain:   ${v.domain}`,
+    `url:      ${v.url}`,
+    `status:   ${status}`,
+    ...v.secrets.map(
+      (s, i) =>
+        `secret ${i + 1}: created ${s.created_at} (${s.age_seconds} s ago)${s.expires_at ? `, signs until ${s.expires_at}` : ', current'}`,
+    ),
+    `pending:  ${v.pending}`,
+    `failed:   ${v.failed} (given up after the last retry)`,
   ];
   if (v.last_attempts.length === 0) return [...lines, 'attempts: none yet'].join('\n');
   lines.push('last attempts (newest first):');

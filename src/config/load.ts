@@ -40,7 +40,8 @@ export function loadConfig(env: Source = process.env): Readonly<Config> {
   const raw = (name: string): string | undefined => given(env[name]) ?? given(file[name]);
   // Sandbox is the default when no config is given, so a first `posthorn serve` works without DNS
   // (README, Quick start).
-  const configGiven = fileName !== undefined || raw('POSTHORN_HOSTNAME') !== undefined || raw('POSTHORN_DATABASE_URL') !== undefined;
+  const configGiven =
+    fileName !== undefined || raw('POSTHORN_HOSTNAME') !== undefined || raw('POSTHORN_DATABASE_URL') !== undefined;
   const resolved: Partial<Record<keyof Config, unknown>> = {};
   for (const entry of CONFIG_SCHEMA) {
     const text = raw(entry.env);
@@ -58,7 +59,9 @@ export function loadConfig(env: Source = process.env): Readonly<Config> {
   // A production server named `localhost` would sign Message-IDs and EHLO with a name nobody can
   // resolve, and publish spf.localhost in customers' records: refuse rather than guess.
   if (!config.sandbox && raw('POSTHORN_HOSTNAME') === undefined) {
-    throw new ConfigError('POSTHORN_HOSTNAME: required when not in sandbox mode (the name this server sends and receives mail as)');
+    throw new ConfigError(
+      'POSTHORN_HOSTNAME: required when not in sandbox mode (the name this server sends and receives mail as)',
+    );
   }
   if (config.secretsKey !== null && config.secretsKeyFile !== null) {
     throw new ConfigError('POSTHORN_SECRETS_KEY and POSTHORN_SECRETS_KEY_FILE: set one of them, not both');
@@ -66,5 +69,9 @@ export function loadConfig(env: Source = process.env): Readonly<Config> {
   if ((config.tlsCert === null) !== (config.tlsKey === null)) {
     throw new ConfigError('POSTHORN_TLS_CERT and POSTHORN_TLS_KEY must be set together');
   }
-  return Object.freeze({ ...config, dnsServers: Object.freeze([...config.dnsServers]) as string[], retrySchedule: Object.freeze([...config.retrySchedule]) as number[] });
+  return Object.freeze({
+    ...config,
+    dnsServers: Object.freeze([...config.dnsServers]) as string[],
+    retrySchedule: Object.freeze([...config.retrySchedule]) as number[],
+  });
 }

@@ -11,7 +11,8 @@ export function parseDuration(text: string): number {
   if (!m) throw new Error(`expected a duration such as 500ms, 20s, 5m, 72h or 30d, got "${text}"`);
   const ms = Math.round(Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS]);
   if (!(ms > 0)) throw new Error(`expected a duration of at least 1ms, got "${text}"`);
-  if (!Number.isSafeInteger(ms)) throw new Error(`expected a duration of at most ${Number.MAX_SAFE_INTEGER}ms, got "${text}"`);
+  if (!Number.isSafeInteger(ms))
+    throw new Error(`expected a duration of at most ${Number.MAX_SAFE_INTEGER}ms, got "${text}"`);
   return ms;
 }
 
@@ -21,13 +22,19 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A duration that is used as a timer (setTimeout), so at most MAX_TIMER_MS (about 24.8 days). */
 export function parseTimerDuration(text: string): number {
   const ms = parseDuration(text);
-  if (ms > MAX_TIMER_MS) throw new Error(`expected a duration of at most ${MAX_TIMER_MS}ms (about 24.8 days; a longer timer fires at once), got "${text}"`);
+  if (ms > MAX_TIMER_MS)
+    throw new Error(
+      `expected a duration of at most ${MAX_TIMER_MS}ms (about 24.8 days; a longer timer fires at once), got "${text}"`,
+    );
   return ms;
 }
 
 /** Comma-separated durations, e.g. `1m,5m,15m`. */
 export function parseDurations(text: string): number[] {
-  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   if (parts.length === 0) throw new Error('expected at least one duration, e.g. 1m,5m,15m');
   return parts.map(parseDuration);
 }
@@ -68,12 +75,16 @@ export function parseHostPort(text: string, needPort: boolean): string {
  * Node's resolver cannot be pointed at a host name (it would need DNS to find DNS).
  */
 export function parseResolverList(text: string): string[] {
-  const entries = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const entries = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   if (entries.length === 0) throw new Error('expected at least one resolver address, e.g. 127.0.0.1:53');
   for (const e of entries) {
     const m = /^(?:(\d{1,3}(?:\.\d{1,3}){3})(?::(\d+))?|\[([0-9a-fA-F:.]+)\](?::(\d+))?|([0-9a-fA-F:]+))$/.exec(e);
     const ip = m?.[1] ?? m?.[3] ?? m?.[5];
-    if (!m || !ip || isIP(ip) === 0) throw new Error(`expected resolver IP addresses such as 127.0.0.1:5353 or [::1]:53, got "${e}"`);
+    if (!m || !ip || isIP(ip) === 0)
+      throw new Error(`expected resolver IP addresses such as 127.0.0.1:5353 or [::1]:53, got "${e}"`);
     const port = m[2] ?? m[4];
     if (port !== undefined) parsePort(port);
   }
@@ -144,6 +155,7 @@ export function parseSize(text: string): number {
 export function parseAddress(text: string): string {
   const t = text.trim();
   const at = t.lastIndexOf('@');
-  if (at < 1 || !/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/.test(t.slice(0, at))) throw new Error(`expected an address such as fbl@bounce.example.com, got "${text}"`);
+  if (at < 1 || !/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/.test(t.slice(0, at)))
+    throw new Error(`expected an address such as fbl@bounce.example.com, got "${text}"`);
   return `${t.slice(0, at)}@${parseDnsName(t.slice(at + 1))}`;
 }

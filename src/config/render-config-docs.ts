@@ -2,7 +2,10 @@ import { CONFIG_SCHEMA, type ConfigEntry } from './schema.js';
 
 /** A table cell: Markdown tables end a cell at `|` and a row at a line break. */
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
+  return text
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }
 
 function row(e: ConfigEntry): string {

@@ -65,7 +65,9 @@ export function apiError(type: ApiErrorType, message: string, field?: string, re
 }
 
 /** The JSON error body of every API refusal (docs/api.md, Errors): `{ error: { type, message, field?, docs } }`. */
-export function errorBody(err: ApiError): { error: { type: ApiErrorType; message: string; field?: string; docs: string } } {
+export function errorBody(err: ApiError): {
+  error: { type: ApiErrorType; message: string; field?: string; docs: string };
+} {
   const body: { type: ApiErrorType; message: string; field?: string; docs: string } = {
     type: err.type,
     message: err.message,
@@ -76,7 +78,10 @@ export function errorBody(err: ApiError): { error: { type: ApiErrorType; message
 }
 
 /** Every authentication failure is the same 401, which does not say which cause applies. */
-export const UNAUTHORIZED: ApiError = Object.freeze({ type: 'invalid_key', message: 'The API key is missing, malformed, revoked or not valid.' });
+export const UNAUTHORIZED: ApiError = Object.freeze({
+  type: 'invalid_key',
+  message: 'The API key is missing, malformed, revoked or not valid.',
+});
 
 /**
  * Whole seconds to wait before a retry, at least 1: Retry-After is given in whole seconds

@@ -2,7 +2,22 @@ import { monotonicFactory } from 'ulidx';
 import { randomBytes } from 'node:crypto';
 
 /** Prefixes of the public identifiers Posthorn hands out (`msg_…`, `evt_…`, …: docs/api.md). */
-export const ID_PREFIXES = ['msg', 'evt', 'acc', 'dom', 'key', 'rcp', 'job', 'cred', 'sup', 'ntc', 'whe', 'whd', 'wha', 'rpt'] as const;
+export const ID_PREFIXES = [
+  'msg',
+  'evt',
+  'acc',
+  'dom',
+  'key',
+  'rcp',
+  'job',
+  'cred',
+  'sup',
+  'ntc',
+  'whe',
+  'whd',
+  'wha',
+  'rpt',
+] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 /** Source of identifiers and secrets; swapped in tests for deterministic values. */

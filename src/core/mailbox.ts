@@ -22,9 +22,15 @@ export function parseAddress(raw: string): { local: string; domain: string } | {
   // RFC 5321 §4.1.2 allows a quoted local part ("john doe"@example.org), but RFC 5321 §4.1.2 also
   // says it SHOULD NOT be used, most mail systems refuse it, and each layer here (SMTP envelope,
   // suppression list, DKIM headers) would have to keep the quotes: refused by name instead.
-  if (local.startsWith('"')) return { error: 'has a quoted local part ("…"@domain), which Posthorn does not send to; use the address without quotes' };
+  if (local.startsWith('"'))
+    return {
+      error: 'has a quoted local part ("…"@domain), which Posthorn does not send to; use the address without quotes',
+    };
   if (local.length > 64) return { error: 'has a local part over 64 characters (RFC 5321 §4.5.3.1.1)' };
-  if (!DOT_ATOM.test(local)) return { error: `has an invalid local part "${local}" (RFC 5322 §3.4.1 dot-atom: letters, digits, ${"!#$%&'*+/=?^_`{|}~-"} and single dots)` };
+  if (!DOT_ATOM.test(local))
+    return {
+      error: `has an invalid local part "${local}" (RFC 5322 §3.4.1 dot-atom: letters, digits, ${"!#$%&'*+/=?^_`{|}~-"} and single dots)`,
+    };
   if (domain === null) return { error: 'has an invalid domain' };
   if (local.length + 1 + domain.length > 254) return { error: 'is longer than 254 characters' };
   return { local, domain };
@@ -43,7 +49,9 @@ function displayName(phrase: string): { name: string } | { error: string } {
   if (quoted) return { name: (quoted[1] as string).replace(/\\(.)/gsu, '$1') };
   if (UNQUOTED_NAME.test(phrase)) return { name: phrase.replace(/\s+/g, ' ') };
   const special = /[^A-Za-z0-9!#$%&'*+/=?^_`{|}~ .\u0080-\u{10FFFF}-]/u.exec(phrase)?.[0] ?? '';
-  return { error: `has a display name "${phrase}" with "${special}" in it; put the name in double quotes ("${phrase.replace(/(["\\])/g, '\\$1')}" <address>)` };
+  return {
+    error: `has a display name "${phrase}" with "${special}" in it; put the name in double quotes ("${phrase.replace(/(["\\])/g, '\\$1')}" <address>)`,
+  };
 }
 
 /**
@@ -70,10 +78,13 @@ export function parseMailbox(text: string): Mailbox | { error: string } {
     name = phrase.name;
   } else {
     address = trimmed;
-    if ((address.match(/@/g) ?? []).length > 1 && /[,;\s]/.test(address)) return { error: 'must hold exactly one address (use an array for several recipients)' };
+    if ((address.match(/@/g) ?? []).length > 1 && /[,;\s]/.test(address))
+      return { error: 'must hold exactly one address (use an array for several recipients)' };
     if (/[<>]/.test(address)) return { error: `"${trimmed}" has a "<" without a closing ">"` };
     if (/\s/.test(address) && !address.startsWith('"')) {
-      return { error: `"${trimmed}" is not an email address: a display name goes before the address in angle brackets, as in "Name <local@domain>"` };
+      return {
+        error: `"${trimmed}" is not an email address: a display name goes before the address in angle brackets, as in "Name <local@domain>"`,
+      };
     }
   }
   const checked = parseAddress(address);

@@ -14,7 +14,10 @@ export function isRole(name: string): name is Role {
  * unknown role and listing the known ones.
  */
 export function parseRoles(text: string): Role[] {
-  const names = text.split(',').map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
+  const names = text
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter((n) => n !== '');
   if (names.length === 0) throw new CommandError(`--roles needs at least one of ${ROLES.join(', ')}`);
   const unknown = names.find((n) => !isRole(n));
   if (unknown !== undefined) throw new CommandError(`unknown role "${unknown}"; roles are ${ROLES.join(', ')}`);

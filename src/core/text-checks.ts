@@ -25,7 +25,9 @@ const LONE_SURROGATE = /\p{Cs}/u;
 export function loneSurrogatePath(value: unknown, path: string, maxDepth = 3): string | null {
   if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
   if (maxDepth === 0 || value === null || typeof value !== 'object') return null;
-  const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [`[${i}]`, v]) : Object.entries(value).map(([k, v]) => [`.${k}`, v]);
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [`[${i}]`, v])
+    : Object.entries(value).map(([k, v]) => [`.${k}`, v]);
   for (const [key, item] of entries) {
     if (LONE_SURROGATE.test(key)) return `${path}${key}`;
     const found = loneSurrogatePath(item, `${path}${key}`, maxDepth - 1);

@@ -37,7 +37,11 @@ interface Entry {
 }
 
 export const DEFAULT_AUTH_THROTTLE: AuthThrottleOptions = {
-  slowAfter: 3, blockAfter: 10, windowMs: 15 * 60_000, blockMs: 15 * 60_000, maxDelayMs: 5000,
+  slowAfter: 3,
+  blockAfter: 10,
+  windowMs: 15 * 60_000,
+  blockMs: 15 * 60_000,
+  maxDelayMs: 5000,
 };
 
 /**
@@ -123,13 +127,17 @@ export function addressKey(ip: string): string {
   const bare = ip.replace(/%.*$/, '');
   if (!isIPv6(bare)) return ip;
   const groups = expandIPv6(bare);
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of a valid IPv6 address (`::` expanded; an embedded IPv4 tail counts as two). */
 function expandIPv6(ip: string): string[] {
   const [head, tail] = ip.split('::') as [string, string | undefined];
-  const split = (part: string | undefined): string[] => (part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
+  const split = (part: string | undefined): string[] =>
+    part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : [];
   const left = split(head);
   const right = split(tail);
   const fill = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');

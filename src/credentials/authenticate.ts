@@ -26,7 +26,10 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * refused like an unknown one (see sandbox/retire-sandbox.ts): a production server never honours
  * sandbox credentials.
  */
-export async function authenticate(deps: Pick<Deps, 'db' | 'config'>, authorization: string | undefined): Promise<AuthContext | null> {
+export async function authenticate(
+  deps: Pick<Deps, 'db' | 'config'>,
+  authorization: string | undefined,
+): Promise<AuthContext | null> {
   const m = authorization === undefined ? null : BEARER.exec(authorization);
   const key = m?.[1];
   if (key === undefined || !looksLikeApiKey(key)) return null;
@@ -34,7 +37,19 @@ export async function authenticate(deps: Pick<Deps, 'db' | 'config'>, authorizat
     .selectFrom('api_keys as k')
     .innerJoin('domains as d', 'd.id', 'k.domain_id')
     .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select(['k.id as key_id', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'd.track_opens', 'd.track_clicks', 'd.unsubscribe', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
+    .select([
+      'k.id as key_id',
+      'd.id as domain_id',
+      'd.name',
+      'd.status',
+      'd.sandbox',
+      'd.track_opens',
+      'd.track_clicks',
+      'd.unsubscribe',
+      'a.id as account_id',
+      'a.rate_limit',
+      'a.monthly_quota',
+    ])
     .where('k.key_hash', '=', hashApiKey(key))
     .where('k.revoked_at', 'is', null)
     .$if(!deps.config.sandbox, (q) => q.where('d.sandbox', '=', 0))
@@ -42,7 +57,13 @@ export async function authenticate(deps: Pick<Deps, 'db' | 'config'>, authorizat
   if (!row) return null;
   return {
     keyId: row.key_id,
-    domain: { id: row.domain_id, name: row.name, status: row.status, sandbox: row.sandbox === 1, tracking: domainTracking(row) },
+    domain: {
+      id: row.domain_id,
+      name: row.name,
+      status: row.status,
+      sandbox: row.sandbox === 1,
+      tracking: domainTracking(row),
+    },
     account: { id: row.account_id, rateLimit: row.rate_limit, monthlyQuota: row.monthly_quota },
   };
 }

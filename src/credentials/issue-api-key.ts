@@ -15,11 +15,24 @@ export interface IssuedKey {
  * Revokes the domain's active key and inserts a new one, inside the caller's transaction: one
  * key per domain, so the old key gets 401 at once, with no overlap (docs/api.md, Authentication).
  */
-export async function replaceApiKey(trx: Transaction<Database> | Kysely<Database>, ids: Ids, now: number, domainId: string): Promise<IssuedKey> {
+export async function replaceApiKey(
+  trx: Transaction<Database> | Kysely<Database>,
+  ids: Ids,
+  now: number,
+  domainId: string,
+): Promise<IssuedKey> {
   const { key, prefix } = formatApiKey(ids.random(4), ids.random(32));
   const id = ids.next('key', now);
-  await trx.updateTable('api_keys').set({ revoked_at: now }).where('domain_id', '=', domainId).where('revoked_at', 'is', null).execute();
-  await trx.insertInto('api_keys').values({ id, domain_id: domainId, prefix, key_hash: hashApiKey(key), created_at: now, revoked_at: null }).execute();
+  await trx
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('domain_id', '=', domainId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await trx
+    .insertInto('api_keys')
+    .values({ id, domain_id: domainId, prefix, key_hash: hashApiKey(key), created_at: now, revoked_at: null })
+    .execute();
   return { key, prefix, id };
 }
 

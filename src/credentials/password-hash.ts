@@ -61,7 +61,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (!m) return false;
   const params = { N: Number(m[1]), r: Number(m[2]), p: Number(m[3]) };
   const isPowerOfTwo = params.N > 1 && (params.N & (params.N - 1)) === 0;
-  if (!isPowerOfTwo || params.N > MAX_N || params.r < 1 || params.r > MAX_R || params.p < 1 || params.p > MAX_P) return false;
+  if (!isPowerOfTwo || params.N > MAX_N || params.r < 1 || params.r > MAX_R || params.p < 1 || params.p > MAX_P)
+    return false;
   const salt = Buffer.from(m[4], 'base64url');
   const expected = Buffer.from(m[5], 'base64url');
   const actual = await derive(password, salt, expected.length, params);

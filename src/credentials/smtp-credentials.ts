@@ -38,7 +38,10 @@ const DUMMY_HASH = 'scrypt$32768$8$1$15SSoWrDIviZfgcVDujYnw$Gjh52c-MerJUOV3lyFWY
  * several; they are independent of its API key (README, The SMTP relay). The password is 256 random
  * bits, base64url (43 characters), hashed with scrypt off the event loop before it is stored.
  */
-export async function createSmtpCredential(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, domainName: string): Promise<CreatedSmtpCredential> {
+export async function createSmtpCredential(
+  deps: Pick<Deps, 'db' | 'clock' | 'ids'>,
+  domainName: string,
+): Promise<CreatedSmtpCredential> {
   const domain = await findDomain(deps, domainName);
   // A `phs_` prefix, as API keys have `ph_`: secret scanners can spot a leaked password, and it
   // never starts with `-`, which command-line clients (swaks, curl) would take for an option.
@@ -49,7 +52,8 @@ export async function createSmtpCredential(deps: Pick<Deps, 'db' | 'clock' | 'id
     const id = deps.ids.next('cred', now);
     const username = `${USERNAME_PREFIX}${deps.ids.random(6).toString('hex')}`;
     try {
-      await deps.db.insertInto('smtp_credentials')
+      await deps.db
+        .insertInto('smtp_credentials')
         .values({ id, domain_id: domain.id, username, password_hash: passwordHash, created_at: now, revoked_at: null })
         .execute();
       return { id, domain: domain.name, username, password };
@@ -61,26 +65,41 @@ export async function createSmtpCredential(deps: Pick<Deps, 'db' | 'clock' | 'id
 }
 
 /** Revokes one login at once, leaving the domain's other logins and its API key alone. */
-export async function revokeSmtpCredential(deps: Pick<Deps, 'db' | 'clock'>, username: string): Promise<{ username: string; revoked: true }> {
-  const result = await deps.db.updateTable('smtp_credentials')
+export async function revokeSmtpCredential(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  username: string,
+): Promise<{ username: string; revoked: true }> {
+  const result = await deps.db
+    .updateTable('smtp_credentials')
     .set({ revoked_at: deps.clock.now() })
     .where('username', '=', username)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) {
-    const row = await deps.db.selectFrom('smtp_credentials').select('id').where('username', '=', username).executeTakeFirst();
-    throw new CommandError(row ? `SMTP credential ${username} is already revoked` : `no SMTP credential named "${username}"`);
+    const row = await deps.db
+      .selectFrom('smtp_credentials')
+      .select('id')
+      .where('username', '=', username)
+      .executeTakeFirst();
+    throw new CommandError(
+      row ? `SMTP credential ${username} is already revoked` : `no SMTP credential named "${username}"`,
+    );
   }
   return { username, revoked: true };
 }
 
 /** The domain's logins, oldest first, revoked ones included; usernames and dates only. */
-export async function listSmtpCredentials(deps: Pick<Deps, 'db'>, domainName: string): Promise<{ domain: string; credentials: SmtpCredentialEntry[] }> {
+export async function listSmtpCredentials(
+  deps: Pick<Deps, 'db'>,
+  domainName: string,
+): Promise<{ domain: string; credentials: SmtpCredentialEntry[] }> {
   const domain = await findDomain(deps, domainName);
-  const rows = await deps.db.selectFrom('smtp_credentials')
+  const rows = await deps.db
+    .selectFrom('smtp_credentials')
     .select(['username', 'created_at', 'revoked_at'])
     .where('domain_id', '=', domain.id)
-    .orderBy('created_at').orderBy('id')
+    .orderBy('created_at')
+    .orderBy('id')
     .execute();
   return {
     domain: domain.name,
@@ -98,12 +117,29 @@ export async function listSmtpCredentials(deps: Pick<Deps, 'db'>, domainName: st
  * are all `null`, and all cost one scrypt run. Not cached: a revoked login fails at once.
  * Outside sandbox mode a login of the sandbox domain is refused like an unknown one.
  */
-export async function authenticateSmtp(deps: Pick<Deps, 'db' | 'config'>, username: string, password: string): Promise<AuthContext | null> {
+export async function authenticateSmtp(
+  deps: Pick<Deps, 'db' | 'config'>,
+  username: string,
+  password: string,
+): Promise<AuthContext | null> {
   const row = await deps.db
     .selectFrom('smtp_credentials as c')
     .innerJoin('domains as d', 'd.id', 'c.domain_id')
     .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select(['c.id as cred_id', 'c.password_hash', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'd.track_opens', 'd.track_clicks', 'd.unsubscribe', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
+    .select([
+      'c.id as cred_id',
+      'c.password_hash',
+      'd.id as domain_id',
+      'd.name',
+      'd.status',
+      'd.sandbox',
+      'd.track_opens',
+      'd.track_clicks',
+      'd.unsubscribe',
+      'a.id as account_id',
+      'a.rate_limit',
+      'a.monthly_quota',
+    ])
     .where('c.username', '=', username)
     .where('c.revoked_at', 'is', null)
     .$if(!deps.config.sandbox, (q) => q.where('d.sandbox', '=', 0))
@@ -117,12 +153,27 @@ export async function authenticateSmtp(deps: Pick<Deps, 'db' | 'config'>, userna
  * The AuthContext of a credential that authenticated earlier in the session, read again when the
  * message is submitted: a credential revoked (or a domain changed) mid-session is seen at once.
  */
-export async function smtpContext(deps: Pick<Deps, 'db' | 'config'>, credentialId: string): Promise<AuthContext | null> {
+export async function smtpContext(
+  deps: Pick<Deps, 'db' | 'config'>,
+  credentialId: string,
+): Promise<AuthContext | null> {
   const row = await deps.db
     .selectFrom('smtp_credentials as c')
     .innerJoin('domains as d', 'd.id', 'c.domain_id')
     .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select(['c.id as cred_id', 'd.id as domain_id', 'd.name', 'd.status', 'd.sandbox', 'd.track_opens', 'd.track_clicks', 'd.unsubscribe', 'a.id as account_id', 'a.rate_limit', 'a.monthly_quota'])
+    .select([
+      'c.id as cred_id',
+      'd.id as domain_id',
+      'd.name',
+      'd.status',
+      'd.sandbox',
+      'd.track_opens',
+      'd.track_clicks',
+      'd.unsubscribe',
+      'a.id as account_id',
+      'a.rate_limit',
+      'a.monthly_quota',
+    ])
     .where('c.id', '=', credentialId)
     .where('c.revoked_at', 'is', null)
     .$if(!deps.config.sandbox, (q) => q.where('d.sandbox', '=', 0))
@@ -130,10 +181,28 @@ export async function smtpContext(deps: Pick<Deps, 'db' | 'config'>, credentialI
   return row ? toContext(row) : null;
 }
 
-function toContext(row: { cred_id: string; domain_id: string; name: string; status: AuthContext['domain']['status']; sandbox: number; track_opens: number; track_clicks: number; unsubscribe: number; account_id: string; rate_limit: number; monthly_quota: number | null }): AuthContext {
+function toContext(row: {
+  cred_id: string;
+  domain_id: string;
+  name: string;
+  status: AuthContext['domain']['status'];
+  sandbox: number;
+  track_opens: number;
+  track_clicks: number;
+  unsubscribe: number;
+  account_id: string;
+  rate_limit: number;
+  monthly_quota: number | null;
+}): AuthContext {
   return {
     keyId: row.cred_id,
-    domain: { id: row.domain_id, name: row.name, status: row.status, sandbox: row.sandbox === 1, tracking: domainTracking(row) },
+    domain: {
+      id: row.domain_id,
+      name: row.name,
+      status: row.status,
+      sandbox: row.sandbox === 1,
+      tracking: domainTracking(row),
+    },
     account: { id: row.account_id, rateLimit: row.rate_limit, monthlyQuota: row.monthly_quota },
   };
 }

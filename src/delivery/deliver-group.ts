@@ -56,10 +56,24 @@ function dkimKeys(ctx: DeliveryContext, group: DeliveryGroup): DkimKey[] {
   const m = group.message;
   const box = secretBox(ctx.deps.config);
   const rsaPem = box.open(m.dkim.privateKeyPem, secretContext('domains.dkim_private_key', m.domainId));
-  const keys: DkimKey[] = [{ id: `${m.domainId}:rsa:${m.dkim.selector}`, domain: m.domain, selector: m.dkim.selector, algorithm: 'rsa-sha256', privateKeyPem: rsaPem }];
+  const keys: DkimKey[] = [
+    {
+      id: `${m.domainId}:rsa:${m.dkim.selector}`,
+      domain: m.domain,
+      selector: m.dkim.selector,
+      algorithm: 'rsa-sha256',
+      privateKeyPem: rsaPem,
+    },
+  ];
   if (m.dkim.ed25519) {
     const edPem = box.open(m.dkim.ed25519.privateKeyPem, secretContext('domains.ed25519_private_key', m.domainId));
-    keys.push({ id: `${m.domainId}:ed25519:${m.dkim.ed25519.selector}`, domain: m.domain, selector: m.dkim.ed25519.selector, algorithm: 'ed25519-sha256', privateKeyPem: edPem });
+    keys.push({
+      id: `${m.domainId}:ed25519:${m.dkim.ed25519.selector}`,
+      domain: m.domain,
+      selector: m.dkim.ed25519.selector,
+      algorithm: 'ed25519-sha256',
+      privateKeyPem: edPem,
+    });
   }
   return keys;
 }
@@ -76,18 +90,34 @@ const everyone = (group: DeliveryGroup, o: RecipientOutcome): RecipientOutcome[]
 
 function fromTransaction(group: DeliveryGroup, result: AttemptResult): RecipientOutcome[] {
   if (result.kind === 'unreachable') {
-    return everyone(group, { kind: 'deferred', error: result.error, details: { reason: result.error, hosts_tried: result.hostsTried } });
+    return everyone(group, {
+      kind: 'deferred',
+      error: result.error,
+      details: { reason: result.error, hosts_tried: result.hostsTried },
+    });
   }
   const replies = new Map(result.recipients.map((r) => [r.address.toLowerCase(), r.reply]));
   return group.items.map((item) => {
     const reply = replies.get(item.address.toLowerCase());
     if (!reply) return { kind: 'deferred', error: 'no reply for this recipient', details: { mx_host: result.mxHost } };
     const c = classifyReply(reply);
-    const details = { mx_host: result.mxHost, tls: result.tls, response: responseText(reply), ...(reply.enhanced ? { enhanced_status: reply.enhanced } : {}) };
+    const details = {
+      mx_host: result.mxHost,
+      tls: result.tls,
+      response: responseText(reply),
+      ...(reply.enhanced ? { enhanced_status: reply.enhanced } : {}),
+    };
     switch (c.outcome) {
-      case 'delivered': return { kind: 'delivered', details };
-      case 'deferred': return { kind: 'deferred', error: details.response, details: { ...details, bounce_class: c.bounceClass } };
-      case 'failed': return { kind: 'failed', suppress: c.suppress, details: { ...details, bounce_class: c.bounceClass, rule: c.rule } };
+      case 'delivered':
+        return { kind: 'delivered', details };
+      case 'deferred':
+        return { kind: 'deferred', error: details.response, details: { ...details, bounce_class: c.bounceClass } };
+      case 'failed':
+        return {
+          kind: 'failed',
+          suppress: c.suppress,
+          details: { ...details, bounce_class: c.bounceClass, rule: c.rule },
+        };
     }
   });
 }
@@ -95,8 +125,13 @@ function fromTransaction(group: DeliveryGroup, result: AttemptResult): Recipient
 /** A tracked message's copy for the one recipient of its group, tracking URLs in place (docs/tracking.md). */
 function personalized(ctx: DeliveryContext, group: DeliveryGroup): Buffer {
   const [item, ...rest] = group.items;
-  if (item === undefined || rest.length > 0) throw new Error(`a tracked message is sent to one recipient per transaction, got ${group.items.length}`);
-  return renderTracked(group.message, group.message.tracking, trackingUrls(ctx.trackingSecret, ctx.deps.config.publicUrl, item.recipientId));
+  if (item === undefined || rest.length > 0)
+    throw new Error(`a tracked message is sent to one recipient per transaction, got ${group.items.length}`);
+  return renderTracked(
+    group.message,
+    group.message.tracking,
+    trackingUrls(ctx.trackingSecret, ctx.deps.config.publicUrl, item.recipientId),
+  );
 }
 
 /**
@@ -118,13 +153,26 @@ export function largeDeliveriesBacklogged(): boolean {
 async function renderDeferred(ctx: DeliveryContext, group: DeliveryGroup): Promise<Buffer> {
   const m = group.message;
   await yieldToLoop(); // reading the body is a synchronous read of megabytes on SQLite: its own turn
-  const row = await ctx.deps.db.selectFrom('messages').select(['mime', 'content']).where('id', '=', m.id).executeTakeFirst();
-  if (row === undefined || (row.mime === null && row.content === null)) throw new Error(`the body of message ${m.id} is gone`);
+  const row = await ctx.deps.db
+    .selectFrom('messages')
+    .select(['mime', 'content'])
+    .where('id', '=', m.id)
+    .executeTakeFirst();
+  if (row === undefined || (row.mime === null && row.content === null))
+    throw new Error(`the body of message ${m.id} is gone`);
   const item = group.items[0];
-  const recipient = isPersonalized(m.tracking) && item !== undefined
-    ? { secret: ctx.trackingSecret, publicUrl: ctx.deps.config.publicUrl, recipientId: item.recipientId } : null;
-  if (recipient !== null && group.items.length > 1) throw new Error(`a tracked message is sent to one recipient per transaction, got ${group.items.length}`);
-  return sharedOffload(ctx.deps.config.offloadThreads).render({ mime: row.mime, content: row.content, tracking: m.tracking, recipient });
+  const recipient =
+    isPersonalized(m.tracking) && item !== undefined
+      ? { secret: ctx.trackingSecret, publicUrl: ctx.deps.config.publicUrl, recipientId: item.recipientId }
+      : null;
+  if (recipient !== null && group.items.length > 1)
+    throw new Error(`a tracked message is sent to one recipient per transaction, got ${group.items.length}`);
+  return sharedOffload(ctx.deps.config.offloadThreads).render({
+    mime: row.mime,
+    content: row.content,
+    tracking: m.tracking,
+    recipient,
+  });
 }
 
 /**
@@ -150,9 +198,14 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
   let signedAt: number;
   try {
     // Stored as latin1 so every byte of a relayed message survives the text column unchanged.
-    const raw = m.deferredSize > 0 ? await renderDeferred(ctx, group)
-      : isPersonalized(m.tracking) ? personalized(ctx, group)
-      : m.mime !== null ? Buffer.from(m.mime, 'latin1') : renderMime(m.draft!);
+    const raw =
+      m.deferredSize > 0
+        ? await renderDeferred(ctx, group)
+        : isPersonalized(m.tracking)
+          ? personalized(ctx, group)
+          : m.mime !== null
+            ? Buffer.from(m.mime, 'latin1')
+            : renderMime(m.draft!);
     signedAt = deps.clock.now();
     signed = await ctx.signer.sign(raw, dkimKeys(ctx, group), signedAt);
     if (m.deferredSize > 0) await yieldToLoop(); // the transport may store it synchronously (the sandbox mailbox)
@@ -160,28 +213,56 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     // A message that cannot be rendered or signed is never sent unsigned: unsigned mail would fail
     // DMARC and hurt the domain's reputation.
     deps.log.error({ err, message: m.id }, 'could not render or sign a message');
-    return { group, signedAt: null, outcomes: everyone(group, { kind: 'deferred', error: `signing failed: ${(err as Error).message}`, details: { reason: 'signing failed' } }) };
+    return {
+      group,
+      signedAt: null,
+      outcomes: everyone(group, {
+        kind: 'deferred',
+        error: `signing failed: ${(err as Error).message}`,
+        details: { reason: 'signing failed' },
+      }),
+    };
   }
   let destinations: Destination[];
   let transport = ctx.transport;
   if (staysLocal(ctx, group)) {
     if (!deps.config.sandbox) {
       if (ctx.localTransport === undefined) {
-        return { group, signedAt, outcomes: everyone(group, { kind: 'rejected', details: { reason: `mail of the sandbox domain ${SANDBOX.domain} is never sent to the internet` } }) };
+        return {
+          group,
+          signedAt,
+          outcomes: everyone(group, {
+            kind: 'rejected',
+            details: { reason: `mail of the sandbox domain ${SANDBOX.domain} is never sent to the internet` },
+          }),
+        };
       }
       transport = ctx.localTransport;
     }
     destinations = [{ host: 'sandbox', port: 0 }];
   } else {
-    const route = await resolveRoute(deps.resolver, group.recipientDomain, { mxPort: deps.config.mxPort, relayHost: deps.config.relayHost });
-    if (route.kind === 'reject') return { group, signedAt, outcomes: everyone(group, { kind: 'rejected', details: { reason: route.reason } }) };
-    if (route.kind === 'defer') return { group, signedAt, outcomes: everyone(group, { kind: 'deferred', error: route.reason, details: { reason: route.reason } }) };
+    const route = await resolveRoute(deps.resolver, group.recipientDomain, {
+      mxPort: deps.config.mxPort,
+      relayHost: deps.config.relayHost,
+    });
+    if (route.kind === 'reject')
+      return { group, signedAt, outcomes: everyone(group, { kind: 'rejected', details: { reason: route.reason } }) };
+    if (route.kind === 'defer')
+      return {
+        group,
+        signedAt,
+        outcomes: everyone(group, { kind: 'deferred', error: route.reason, details: { reason: route.reason } }),
+      };
     destinations = route.destinations;
   }
   const subject = group.items.length === 1 ? group.items[0]!.recipientId : groupSubject(group.items[0]!.recipientId);
   const attempt = Math.min(...group.items.map((i) => i.job.attempts)) + 1;
   const result = await transport.send({
-    destinations, envelopeFrom: makeReturnPath(ctx.returnPathSecret, subject, m.domain), recipients: group.items.map((i) => i.address), raw: signed, attempt,
+    destinations,
+    envelopeFrom: makeReturnPath(ctx.returnPathSecret, subject, m.domain),
+    recipients: group.items.map((i) => i.address),
+    raw: signed,
+    attempt,
   });
   return { group, signedAt, outcomes: fromTransaction(group, result) };
 }

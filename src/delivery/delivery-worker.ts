@@ -39,30 +39,52 @@ export interface DeliveryWorker {
  * The `delivery` role: claims due jobs, delivers them in groups of one message and one recipient
  * domain, and records each outcome; the outcome writes of concurrent groups share transactions.
  */
-export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps'>, opts: DeliveryWorkerOptions): DeliveryWorker {
+export function startDeliveryWorker(
+  deps: Deps,
+  ctx: Omit<DeliveryContext, 'deps'>,
+  opts: DeliveryWorkerOptions,
+): DeliveryWorker {
   const workerId = `${hostname()}:${process.pid}:${deps.ids.random(4).toString('hex')}`;
   const context: DeliveryContext = { ...ctx, deps };
 
   const leaseMs = deps.config.queueLease;
-  const recorder = createBatcher<GroupResult, void>(async (results) => {
-    await deps.db.transaction().execute(async (trx) => {
-      const now = deps.clock.now();
-      // Only outcomes of jobs this worker still holds are written: a job whose lease ended and
-      // that another worker took is theirs to record (their attempt may already have).
-      const held = await heldJobs(trx, results.flatMap((r) => r.group.items.map((i) => i.job.id)), workerId, deps.dialect);
-      let lost = 0;
-      const kept = results.flatMap((r): GroupResult[] => {
-        const keep = r.group.items.map((i) => held.has(i.job.id));
-        lost += keep.filter((k) => !k).length;
-        if (keep.every((k) => !k)) return [];
-        if (keep.every((k) => k)) return [r];
-        return [{ ...r, group: { ...r.group, items: r.group.items.filter((_i, n) => keep[n]) }, outcomes: r.outcomes.filter((_o, n) => keep[n]) }];
+  const recorder = createBatcher<GroupResult, void>(
+    async (results) => {
+      await deps.db.transaction().execute(async (trx) => {
+        const now = deps.clock.now();
+        // Only outcomes of jobs this worker still holds are written: a job whose lease ended and
+        // that another worker took is theirs to record (their attempt may already have).
+        const held = await heldJobs(
+          trx,
+          results.flatMap((r) => r.group.items.map((i) => i.job.id)),
+          workerId,
+          deps.dialect,
+        );
+        let lost = 0;
+        const kept = results.flatMap((r): GroupResult[] => {
+          const keep = r.group.items.map((i) => held.has(i.job.id));
+          lost += keep.filter((k) => !k).length;
+          if (keep.every((k) => !k)) return [];
+          if (keep.every((k) => k)) return [r];
+          return [
+            {
+              ...r,
+              group: { ...r.group, items: r.group.items.filter((_i, n) => keep[n]) },
+              outcomes: r.outcomes.filter((_o, n) => keep[n]),
+            },
+          ];
+        });
+        if (lost > 0)
+          deps.log.warn(
+            { jobs: lost },
+            'delivery outcomes not recorded: their leases ended and another worker holds them',
+          );
+        await writeOutcomes(trx, planOutcomes(kept, deps.config, deps.ids, now), workerId, now);
       });
-      if (lost > 0) deps.log.warn({ jobs: lost }, 'delivery outcomes not recorded: their leases ended and another worker holds them');
-      await writeOutcomes(trx, planOutcomes(kept, deps.config, deps.ids, now), workerId, now);
-    });
-    return results.map(() => undefined);
-  }, { maxBatch: 200, concurrency: deps.dialect === 'postgres' ? 4 : 1 });
+      return results.map(() => undefined);
+    },
+    { maxBatch: 200, concurrency: deps.dialect === 'postgres' ? 4 : 1 },
+  );
 
   /** Jobs of the attempts running now (claimed, not yet recorded): the ones whose leases are renewed. */
   const running = new Set<string>();
@@ -71,7 +93,9 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
     if (renewing || running.size === 0) return;
     renewing = renewJobs(deps.db, [...running], workerId, deps.clock.now() + leaseMs)
       .catch((err: unknown) => deps.log.error({ err }, 'renewing delivery leases failed; retried at the next renewal'))
-      .finally(() => { renewing = null; });
+      .finally(() => {
+        renewing = null;
+      });
   };
   const renewal = setInterval(renew, Math.max(10, Math.floor(leaseMs / 3)));
   renewal.unref();
@@ -90,8 +114,14 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
     if (group.message.deferredSize > 0 && largeDeliveriesBacklogged()) {
       // Enough large messages already wait for their turn (deliver-group.ts): this one goes back to
       // the queue, attempt not counted, instead of waiting on a lease that may run out meanwhile.
-      await releaseJobs(deps.db, group.items.map((i) => i.job.id), workerId, deps.clock.now() + LARGE_BACKLOG_RETRY_MS)
-        .catch((err: unknown) => deps.log.error({ err, message: group.message.id }, 'releasing a large message for later failed'));
+      await releaseJobs(
+        deps.db,
+        group.items.map((i) => i.job.id),
+        workerId,
+        deps.clock.now() + LARGE_BACKLOG_RETRY_MS,
+      ).catch((err: unknown) =>
+        deps.log.error({ err, message: group.message.id }, 'releasing a large message for later failed'),
+      );
       return;
     }
     let result: GroupResult;
@@ -102,7 +132,11 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
       // apply to it too: a message that always fails this way ends as `failed`, not retried forever.
       deps.log.error({ err, message: group.message.id }, 'delivery attempt failed unexpectedly');
       const error = `internal error: ${(err as Error).message}`;
-      result = { group, signedAt: null, outcomes: group.items.map(() => ({ kind: 'deferred', error, details: { reason: error } })) };
+      result = {
+        group,
+        signedAt: null,
+        outcomes: group.items.map(() => ({ kind: 'deferred', error, details: { reason: error } })),
+      };
     }
     try {
       await recorder.submit(result);
@@ -121,7 +155,11 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
       const { groups, orphans } = await loadClaimed(deps, claimed);
       if (orphans.length > 0) {
         deps.log.warn({ jobs: orphans.length }, 'dropping delivery jobs whose message or body is gone');
-        await completeJobs(deps.db, orphans.map((j) => j.id), workerId);
+        await completeJobs(
+          deps.db,
+          orphans.map((j) => j.id),
+          workerId,
+        );
       }
       if (groups.length > 0) return groups;
     }
@@ -135,11 +173,21 @@ export function startDeliveryWorker(deps: Deps, ctx: Omit<DeliveryContext, 'deps
       // Attempts still running past the stop bound lose their leases to the other workers.
       clearInterval(renewal);
       await renewing;
-      if (finished === 'timeout') deps.log.warn({ inFlight: loop.inFlight() }, 'stopping with deliveries in flight: their leases expire and they are retried');
+      if (finished === 'timeout')
+        deps.log.warn(
+          { inFlight: loop.inFlight() },
+          'stopping with deliveries in flight: their leases expire and they are retried',
+        );
       await recorder.drain();
       // Whatever this worker still holds and did not finish goes back to the queue now, not after the lease.
       const held = await deps.db.selectFrom('jobs').select('id').where('locked_by', '=', workerId).execute();
-      if (finished === 'done') await releaseJobs(deps.db, held.map((j) => j.id), workerId, deps.clock.now());
+      if (finished === 'done')
+        await releaseJobs(
+          deps.db,
+          held.map((j) => j.id),
+          workerId,
+          deps.clock.now(),
+        );
     },
     idle: () => loop.idle(),
     nudge: () => loop.nudge(),

@@ -30,18 +30,40 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
  * become `failed` (only the outcome is an event, not each attempt, so the event log stays
  * readable).
  */
-export function planOutcomes(results: GroupResult[], cfg: Pick<Config, 'retrySchedule' | 'maxQueueLifetime'>, ids: Ids, now: number): Plan {
+export function planOutcomes(
+  results: GroupResult[],
+  cfg: Pick<Config, 'retrySchedule' | 'maxQueueLifetime'>,
+  ids: Ids,
+  now: number,
+): Plan {
   const plan: Plan = { events: [], status: new Map(), complete: [], retry: new Map() };
   for (const { group, signedAt, outcomes } of results) {
     const m = group.message;
-    const event = (name: EventName, recipient: string, at: number, details: Record<string, unknown>, suppress?: 'hard_bounce'): NewEvent => ({
-      id: ids.next('evt', at), accountId: m.accountId, domainId: m.domainId, messageId: m.id, event: name, recipient, from: m.from,
-      subject: m.subject, tags: m.tags, details, occurredAt: at, ...(suppress ? { suppress } : {}),
+    const event = (
+      name: EventName,
+      recipient: string,
+      at: number,
+      details: Record<string, unknown>,
+      suppress?: 'hard_bounce',
+    ): NewEvent => ({
+      id: ids.next('evt', at),
+      accountId: m.accountId,
+      domainId: m.domainId,
+      messageId: m.id,
+      event: name,
+      recipient,
+      from: m.from,
+      subject: m.subject,
+      tags: m.tags,
+      details,
+      occurredAt: at,
+      ...(suppress ? { suppress } : {}),
     });
     group.items.forEach((item, i) => {
       const o = outcomes[i]!;
       // accepted-by-mta once per recipient, when the engine first took and signed it.
-      if (signedAt !== null && item.status === 'queued') plan.events.push(event('accepted-by-mta', item.address, signedAt, { dkim: 'signed' }));
+      if (signedAt !== null && item.status === 'queued')
+        plan.events.push(event('accepted-by-mta', item.address, signedAt, { dkim: 'signed' }));
       switch (o.kind) {
         case 'delivered':
           plan.events.push(event('delivered', item.address, now, o.details));
@@ -60,7 +82,13 @@ export function planOutcomes(results: GroupResult[], cfg: Pick<Config, 'retrySch
           return;
         case 'deferred': {
           const attempts = item.job.attempts + 1;
-          const next = nextRetry({ attempts, firstAttemptAt: item.job.created_at, now, schedule: cfg.retrySchedule, maxLifetime: cfg.maxQueueLifetime });
+          const next = nextRetry({
+            attempts,
+            firstAttemptAt: item.job.created_at,
+            now,
+            schedule: cfg.retrySchedule,
+            maxLifetime: cfg.maxQueueLifetime,
+          });
           if (next.kind === 'retry') {
             const slot = plan.retry.get(next.at) ?? { ids: [], error: o.error };
             slot.ids.push(item.job.id);
@@ -68,7 +96,13 @@ export function planOutcomes(results: GroupResult[], cfg: Pick<Config, 'retrySch
             push(plan.status, signedAt !== null ? 'deferred' : (item.status as RecipientStatus), item.recipientId);
             return;
           }
-          plan.events.push(event('failed', item.address, now, { ...o.details, bounce_class: 'soft', reason: `gave up after ${attempts} attempts: ${o.error}` }));
+          plan.events.push(
+            event('failed', item.address, now, {
+              ...o.details,
+              bounce_class: 'soft',
+              reason: `gave up after ${attempts} attempts: ${o.error}`,
+            }),
+          );
           push(plan.status, 'failed', item.recipientId);
           plan.complete.push(item.job.id);
         }
@@ -79,7 +113,12 @@ export function planOutcomes(results: GroupResult[], cfg: Pick<Config, 'retrySch
 }
 
 /** Writes a plan in the caller's transaction; jobs are finished only while this worker still holds them. */
-export async function writeOutcomes(trx: Transaction<Database>, plan: Plan, workerId: string, now: number): Promise<void> {
+export async function writeOutcomes(
+  trx: Transaction<Database>,
+  plan: Plan,
+  workerId: string,
+  now: number,
+): Promise<void> {
   await writeEvents(trx, plan.events);
   for (const [status, ids] of plan.status) {
     await trx.updateTable('recipients').set({ status, updated_at: now }).where('id', 'in', ids).execute();

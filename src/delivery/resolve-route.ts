@@ -50,13 +50,17 @@ export async function resolveRoute(resolver: DnsResolver, domain: string, opts: 
   const real = hosts.filter((h) => h.host !== '');
   if (real.length === 0) return { kind: 'reject', reason: 'domain does not accept mail (null MX)' };
   // RFC 7505 §3 forbids a null MX beside other MX records; when a domain has both, we ignore the null one.
-  return { kind: 'deliver', destinations: byPreference(real, opts.random).map((host) => ({ host, port: opts.mxPort })) };
+  return {
+    kind: 'deliver',
+    destinations: byPreference(real, opts.random).map((host) => ({ host, port: opts.mxPort })),
+  };
 }
 
 /** RFC 5321 §5.1: no MX records → the domain's own address records act as an MX of preference 0. */
 async function implicitMx(resolver: DnsResolver, name: string, port: number): Promise<Route> {
   const [v4, v6] = await Promise.all([ask(() => resolver.resolve4(name)), ask(() => resolver.resolve6(name))]);
-  if ((v4.ok && v4.value.length > 0) || (v6.ok && v6.value.length > 0)) return { kind: 'deliver', destinations: [{ host: name, port }] };
+  if ((v4.ok && v4.value.length > 0) || (v6.ok && v6.value.length > 0))
+    return { kind: 'deliver', destinations: [{ host: name, port }] };
   const failed = [v4, v6].find((answer) => !answer.ok && answer.code !== NO_DATA && answer.code !== NO_DOMAIN);
   if (failed && !failed.ok) return { kind: 'defer', reason: `address lookup failed: ${failed.code}` };
   return { kind: 'reject', reason: 'no mail host' };
@@ -77,7 +81,8 @@ function byPreference(hosts: { host: string; priority: number }[], random?: () =
 export function parseRelayHost(text: string, defaultPort: number): Destination {
   const t = text.trim();
   const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(t) ?? /^([^:[\]]+)(?::(\d+))?$/.exec(t) ?? /^([0-9a-fA-F:.]+)()$/.exec(t);
-  if (!m || m[1] === undefined || m[1] === '') throw new Error(`relay host must be host:port or [ipv6]:port, got "${text}"`);
+  if (!m || m[1] === undefined || m[1] === '')
+    throw new Error(`relay host must be host:port or [ipv6]:port, got "${text}"`);
   const port = m[2] ? Number(m[2]) : defaultPort;
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`relay host port out of range in "${text}"`);
   return { host: normalizeName(m[1]), port };

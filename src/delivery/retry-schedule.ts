@@ -26,7 +26,8 @@ export interface RetryInput {
 export function nextRetry(input: RetryInput): RetryDecision {
   const { attempts, firstAttemptAt, now, schedule, maxLifetime } = input;
   if (schedule.length === 0) throw new RangeError('retry schedule has no steps');
-  if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`attempts must be a whole number ≥ 1, got ${attempts}`);
+  if (!Number.isInteger(attempts) || attempts < 1)
+    throw new RangeError(`attempts must be a whole number ≥ 1, got ${attempts}`);
   const delay = schedule[Math.min(attempts - 1, schedule.length - 1)] as number;
   const at = now + delay;
   return at > firstAttemptAt + maxLifetime ? { kind: 'give_up' } : { kind: 'retry', at };

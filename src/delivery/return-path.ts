@@ -8,7 +8,12 @@ export function returnPathSecret(deps: Pick<Deps, 'db' | 'ids' | 'config'>): Pro
 }
 
 function mac(secret: Buffer, subject: string): string {
-  return createHmac('sha256', secret).update(subject).digest('base64url').slice(0, 12).toLowerCase().replace(/[^a-z0-9]/g, 'x');
+  return createHmac('sha256', secret)
+    .update(subject)
+    .digest('base64url')
+    .slice(0, 12)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x');
 }
 
 /**

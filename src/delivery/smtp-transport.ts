@@ -51,10 +51,20 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
   let closed = false;
 
   async function openSession(d: Destination): Promise<SmtpSession> {
-    const sessionOpts: SessionOptions = { host: d.host, port: d.port, heloName: opts.heloName, timeouts, rejectUnauthorized, ...(opts.lookup ? { lookup: opts.lookup } : {}) };
+    const sessionOpts: SessionOptions = {
+      host: d.host,
+      port: d.port,
+      heloName: opts.heloName,
+      timeouts,
+      rejectUnauthorized,
+      ...(opts.lookup ? { lookup: opts.lookup } : {}),
+    };
     try {
       const session = await SmtpSession.open(sessionOpts);
-      log.debug({ host: d.host, port: d.port, tls: session.tls, pipelining: session.pipelining }, 'SMTP session opened');
+      log.debug(
+        { host: d.host, port: d.port, tls: session.tls, pipelining: session.pipelining },
+        'SMTP session opened',
+      );
       return session;
     } catch (err) {
       // Opportunistic TLS: a failed handshake falls back to plain text, as the server would be
@@ -122,7 +132,8 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
         const host = hostLabel(d);
         hostsTried.push(host);
         const outcome = await sendVia(d, attempt);
-        if (outcome.kind === 'transaction') return { kind: 'transaction', mxHost: host, tls: outcome.tls, recipients: outcome.recipients };
+        if (outcome.kind === 'transaction')
+          return { kind: 'transaction', mxHost: host, tls: outcome.tls, recipients: outcome.recipients };
         errors.push(`${host}: ${outcome.error}`);
         // A session that broke mid-transaction makes the attempt unreachable, to be retried later
         // like any soft bounce, without trying the next MX now: after a timeout at the end of DATA

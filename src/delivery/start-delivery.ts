@@ -17,13 +17,24 @@ export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorke
   // Sandbox mode never sends to the internet: its transport is the local mailbox.
   const transport = deps.config.sandbox
     ? createSandboxTransport(deps)
-    : createSmtpTransport({ heloName: deps.config.hostname, maxConnectionsPerHost: deps.config.mxMaxConnections, lookup: resolverLookup(deps.resolver), log: deps.log });
+    : createSmtpTransport({
+        heloName: deps.config.hostname,
+        maxConnectionsPerHost: deps.config.mxMaxConnections,
+        lookup: resolverLookup(deps.resolver),
+        log: deps.log,
+      });
   const secrets = { returnPathSecret: await returnPathSecret(deps), trackingSecret: await trackingSecret(deps) };
   // In production the sandbox domain's leftover mail goes to the local mailbox, never out (deliver-group.ts).
   const localTransport = deps.config.sandbox ? undefined : createSandboxTransport(deps);
-  const worker = startDeliveryWorker(deps, { signer, transport, ...(localTransport ? { localTransport } : {}), ...secrets }, {
-    concurrency: deps.config.deliveryConcurrency, claimBatch: 200, idlePollMs: 250,
-  });
+  const worker = startDeliveryWorker(
+    deps,
+    { signer, transport, ...(localTransport ? { localTransport } : {}), ...secrets },
+    {
+      concurrency: deps.config.deliveryConcurrency,
+      claimBatch: 200,
+      idlePollMs: 250,
+    },
+  );
   // The sandbox's open@, click@ and unsubscribe@ act on what the sandbox mailbox received.
   const triggers = deps.config.sandbox ? startSandboxTriggers(deps, secrets) : null;
   return {

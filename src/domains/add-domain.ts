@@ -13,23 +13,44 @@ import { generateDkimKey, newSelector } from './dkim-key.js';
  * verified, since sandbox mail never leaves the machine.
  */
 export async function addDomain(
-  deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>, accountName: string, domainName: string, opts: { sandbox?: boolean } = {},
+  deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>,
+  accountName: string,
+  domainName: string,
+  opts: { sandbox?: boolean } = {},
 ): Promise<DomainTable> {
   const name = normalizeDomain(domainName);
   if (name === null) throw new CommandError(`"${domainName}" is not a valid domain name (e.g. example.com)`);
   const account = await findAccount(deps, accountName);
   const taken = await deps.db.selectFrom('domains').select('account_id').where('name', '=', name).executeTakeFirst();
-  if (taken) throw new CommandError(`domain ${name} is already added${taken.account_id === account.id ? ' to this account' : ' to another account'}`);
+  if (taken)
+    throw new CommandError(
+      `domain ${name} is already added${taken.account_id === account.id ? ' to this account' : ' to another account'}`,
+    );
   const now = deps.clock.now();
   const key = await generateDkimKey();
   const id = deps.ids.next('dom', now);
   // The row as stored: the private key sealed when POSTHORN_SECRETS_KEY is set.
   const row: DomainTable = {
-    id, account_id: account.id, name, status: opts.sandbox ? 'verified' : 'pending',
-    sandbox: opts.sandbox ? 1 : 0, dkim_selector: newSelector(now), dkim_private_key: secretBox(deps.config).seal(key.privateKeyPem, secretContext('domains.dkim_private_key', id)),
-    dkim_public_key: key.publicKeyB64, verified_at: opts.sandbox ? now : null, checked_at: null, failing_since: null,
-    last_checks: null, created_at: now, ed25519_selector: null, ed25519_private_key: null, ed25519_public_key: null,
-    track_opens: 0, track_clicks: 0, unsubscribe: 0, complaint_warned_at: null,
+    id,
+    account_id: account.id,
+    name,
+    status: opts.sandbox ? 'verified' : 'pending',
+    sandbox: opts.sandbox ? 1 : 0,
+    dkim_selector: newSelector(now),
+    dkim_private_key: secretBox(deps.config).seal(key.privateKeyPem, secretContext('domains.dkim_private_key', id)),
+    dkim_public_key: key.publicKeyB64,
+    verified_at: opts.sandbox ? now : null,
+    checked_at: null,
+    failing_since: null,
+    last_checks: null,
+    created_at: now,
+    ed25519_selector: null,
+    ed25519_private_key: null,
+    ed25519_public_key: null,
+    track_opens: 0,
+    track_clicks: 0,
+    unsubscribe: 0,
+    complaint_warned_at: null,
   };
   await deps.db.insertInto('domains').values(row).execute();
   return row;
@@ -39,6 +60,9 @@ export async function addDomain(
 export async function findDomain(deps: Pick<Deps, 'db'>, domainName: string): Promise<DomainTable> {
   const name = normalizeDomain(domainName) ?? domainName;
   const row = await deps.db.selectFrom('domains').selectAll().where('name', '=', name).executeTakeFirst();
-  if (!row) throw new CommandError(`no domain named "${domainName}"; add it with: posthorn domain add ${domainName} --account NAME`);
+  if (!row)
+    throw new CommandError(
+      `no domain named "${domainName}"; add it with: posthorn domain add ${domainName} --account NAME`,
+    );
   return row;
 }

@@ -25,5 +25,10 @@ export async function checkDmarc(resolver: DnsResolver, record: DomainRecord): P
   }
   const { errors, warnings } = validateDmarc(dmarc[0]);
   if (errors.length === 0) return checkResult(record.value, found, undefined, warnings);
-  return checkResult(record.value, found, `The DMARC record at ${record.name} is invalid: ${errors.join('; ')}.`, warnings);
+  return checkResult(
+    record.value,
+    found,
+    `The DMARC record at ${record.name} is invalid: ${errors.join('; ')}.`,
+    warnings,
+  );
 }

@@ -16,7 +16,12 @@ export interface DomainCheckOutcome {
  * whose records stop matching → warning (sends continue, a notice is raised at once); still failing
  * after the grace period → unverified (sends get 403). Pending and unverified domains stay so.
  */
-export function nextStatus(d: Pick<DomainTable, 'status' | 'failing_since'>, ok: boolean, now: number, graceMs: number): { status: DomainStatus; failingSince: number | null } {
+export function nextStatus(
+  d: Pick<DomainTable, 'status' | 'failing_since'>,
+  ok: boolean,
+  now: number,
+  graceMs: number,
+): { status: DomainStatus; failingSince: number | null } {
   if (ok) return { status: 'verified', failingSince: null };
   switch (d.status) {
     case 'pending':
@@ -26,13 +31,17 @@ export function nextStatus(d: Pick<DomainTable, 'status' | 'failing_since'>, ok:
       return { status: 'warning', failingSince: now };
     case 'warning': {
       const since = d.failing_since ?? now;
-      return now - since >= graceMs ? { status: 'unverified', failingSince: null } : { status: 'warning', failingSince: since };
+      return now - since >= graceMs
+        ? { status: 'unverified', failingSince: null }
+        : { status: 'warning', failingSince: since };
     }
   }
 }
 
 function failedPurposes(checks: DomainChecks): string[] {
-  return Object.entries(checks).filter(([, c]) => !c.ok).map(([p, c]) => `${p}: ${c.problem ?? 'does not match'}`);
+  return Object.entries(checks)
+    .filter(([, c]) => !c.ok)
+    .map(([p, c]) => `${p}: ${c.problem ?? 'does not match'}`);
 }
 
 /**
@@ -42,39 +51,79 @@ function failedPurposes(checks: DomainChecks): string[] {
  * The update is conditional on the status read, so two checkers racing on one domain (several
  * scheduler nodes, or the scheduler and `domain verify`) raise each notice once.
  */
-export async function checkDomain(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'resolver' | 'config' | 'log'>, domain: DomainTable): Promise<DomainCheckOutcome> {
+export async function checkDomain(
+  deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'resolver' | 'config' | 'log'>,
+  domain: DomainTable,
+): Promise<DomainCheckOutcome> {
   const checks = await verifyDomain(deps.resolver, {
-    domain: domain.name, selector: domain.dkim_selector, publicKeyB64: domain.dkim_public_key,
-    spfIncludeHost: deps.config.spfIncludeHost, bounceHost: deps.config.bounceHost,
+    domain: domain.name,
+    selector: domain.dkim_selector,
+    publicKeyB64: domain.dkim_public_key,
+    spfIncludeHost: deps.config.spfIncludeHost,
+    bounceHost: deps.config.bounceHost,
   });
   const ok = Object.values(checks).every((c) => c.ok);
   const inconclusive = !ok && Object.values(checks).every((c) => c.ok || isLookupFailure(c.problem));
   const now = deps.clock.now();
-  const next = inconclusive ? { status: domain.status, failingSince: domain.failing_since } : nextStatus(domain, ok, now, deps.config.domainGracePeriod);
+  const next = inconclusive
+    ? { status: domain.status, failingSince: domain.failing_since }
+    : nextStatus(domain, ok, now, deps.config.domainGracePeriod);
   const updated: DomainTable = {
-    ...domain, status: next.status, failing_since: next.failingSince, checked_at: now, last_checks: JSON.stringify(checks),
-    verified_at: next.status === 'verified' && domain.status !== 'verified' && domain.status !== 'warning' ? now : domain.verified_at,
+    ...domain,
+    status: next.status,
+    failing_since: next.failingSince,
+    checked_at: now,
+    last_checks: JSON.stringify(checks),
+    verified_at:
+      next.status === 'verified' && domain.status !== 'verified' && domain.status !== 'warning'
+        ? now
+        : domain.verified_at,
   };
-  if (inconclusive) deps.log.warn({ domain: domain.name, checks }, 'domain check inconclusive: the resolver did not answer');
+  if (inconclusive)
+    deps.log.warn({ domain: domain.name, checks }, 'domain check inconclusive: the resolver did not answer');
   const notice = noticeFor(domain, next.status, checks);
   await deps.db.transaction().execute(async (trx) => {
-    const res = await trx.updateTable('domains').set({
-      status: updated.status, failing_since: updated.failing_since, checked_at: now, last_checks: updated.last_checks, verified_at: updated.verified_at,
-    }).where('id', '=', domain.id).where('status', '=', domain.status).executeTakeFirst();
+    const res = await trx
+      .updateTable('domains')
+      .set({
+        status: updated.status,
+        failing_since: updated.failing_since,
+        checked_at: now,
+        last_checks: updated.last_checks,
+        verified_at: updated.verified_at,
+      })
+      .where('id', '=', domain.id)
+      .where('status', '=', domain.status)
+      .executeTakeFirst();
     if (notice && Number(res.numUpdatedRows) > 0) {
-      await recordNotice(trx, deps.ids, now, { accountId: domain.account_id, domainId: domain.id, ...notice, details: { domain: domain.name, checks } });
+      await recordNotice(trx, deps.ids, now, {
+        accountId: domain.account_id,
+        domainId: domain.id,
+        ...notice,
+        details: { domain: domain.name, checks },
+      });
     }
   });
   return { domain: updated, checks, ok };
 }
 
 /** The notice a status change raises, if any (a warning at once, so the operator can fix DNS within the grace period). */
-function noticeFor(domain: DomainTable, next: DomainStatus, checks: DomainChecks): { kind: NoticeKind; message: string } | null {
+function noticeFor(
+  domain: DomainTable,
+  next: DomainStatus,
+  checks: DomainChecks,
+): { kind: NoticeKind; message: string } | null {
   if (domain.status === 'verified' && next === 'warning') {
-    return { kind: 'domain.warning', message: `DNS records of ${domain.name} stopped matching; sending continues, and the domain becomes unverified if they still fail after the grace period. ${failedPurposes(checks).join('; ')}` };
+    return {
+      kind: 'domain.warning',
+      message: `DNS records of ${domain.name} stopped matching; sending continues, and the domain becomes unverified if they still fail after the grace period. ${failedPurposes(checks).join('; ')}`,
+    };
   }
   if (domain.status === 'warning' && next === 'unverified') {
-    return { kind: 'domain.unverified', message: `DNS records of ${domain.name} kept failing for the grace period; the domain is unverified and sends are refused with 403. ${failedPurposes(checks).join('; ')}` };
+    return {
+      kind: 'domain.unverified',
+      message: `DNS records of ${domain.name} kept failing for the grace period; the domain is unverified and sends are refused with 403. ${failedPurposes(checks).join('; ')}`,
+    };
   }
   if ((domain.status === 'warning' || domain.status === 'unverified') && next === 'verified') {
     return { kind: 'domain.recovered', message: `DNS records of ${domain.name} match again; the domain is verified.` };

@@ -13,7 +13,8 @@ export async function checkReturnPath(resolver: DnsResolver, record: DomainRecor
   if (!answer.ok) return checkResult(record.value, [], lookupFailed(answer.code));
   const targets = answer.records;
   const bounceHost = normalizeHost(record.value);
-  if (targets.some((target) => normalizeHost(target) === bounceHost)) return checkResult(record.value, targets, undefined);
+  if (targets.some((target) => normalizeHost(target) === bounceHost))
+    return checkResult(record.value, targets, undefined);
   if (targets.length > 0) {
     const problem = `${record.name} is a CNAME to ${targets.join(', ')}, not to ${bounceHost}; point it at ${bounceHost}.`;
     return checkResult(record.value, targets, problem);

@@ -15,7 +15,8 @@ const TAG_RULES: Record<string, (value: string) => string | undefined> = {
   sp: (value) => oneOf('sp', value, POLICIES),
   adkim: (value) => oneOf('adkim', value, ['r', 's']),
   aspf: (value) => oneOf('aspf', value, ['r', 's']),
-  pct: (value) => (/^\d{1,3}$/.test(value) && Number(value) <= 100 ? undefined : `pct must be 0 to 100, not "${value}"`),
+  pct: (value) =>
+    /^\d{1,3}$/.test(value) && Number(value) <= 100 ? undefined : `pct must be 0 to 100, not "${value}"`,
   ri: (value) => (/^\d+$/.test(value) ? undefined : `ri must be a whole number of seconds, not "${value}"`),
   fo: (value) => colonList('fo', value, ['0', '1', 'd', 's']),
   rf: (value) => colonList('rf', value, ['afrf', 'iodef']),
@@ -55,7 +56,10 @@ function oneOf(tag: string, value: string, allowed: string[]): string | undefine
 
 /** A colon-separated list of keywords (fo, rf). */
 function colonList(tag: string, value: string, allowed: string[]): string | undefined {
-  const bad = value.split(':').map((item) => item.trim()).find((item) => !allowed.includes(item.toLowerCase()));
+  const bad = value
+    .split(':')
+    .map((item) => item.trim())
+    .find((item) => !allowed.includes(item.toLowerCase()));
   if (bad === undefined) return undefined;
   return `${tag} must be a colon-separated list of ${allowed.join(', ')}; "${bad}" is not one`;
 }

@@ -9,15 +9,27 @@ export function domainView(config: Pick<Config, 'spfIncludeHost' | 'bounceHost'>
     domain: d.name,
     status: d.status,
     sandbox: d.sandbox === 1,
-    records: domainRecords(d.name, d.dkim_selector, d.dkim_public_key, { spfIncludeHost: config.spfIncludeHost, bounceHost: config.bounceHost }),
+    records: domainRecords(d.name, d.dkim_selector, d.dkim_public_key, {
+      spfIncludeHost: config.spfIncludeHost,
+      bounceHost: config.bounceHost,
+    }),
     verified_at: d.verified_at === null ? null : new Date(d.verified_at).toISOString(),
     checked_at: d.checked_at === null ? null : new Date(d.checked_at).toISOString(),
     failing_since: d.failing_since === null ? null : new Date(d.failing_since).toISOString(),
     /** The optional Ed25519 record (RFC 8463), published beside the four; null when off. */
-    dkim_ed25519: d.ed25519_selector !== null && d.ed25519_public_key !== null
-      ? { type: 'TXT' as const, name: `${d.ed25519_selector}._domainkey.${d.name}`, value: ed25519DnsValue(d.ed25519_public_key) }
-      : null,
+    dkim_ed25519:
+      d.ed25519_selector !== null && d.ed25519_public_key !== null
+        ? {
+            type: 'TXT' as const,
+            name: `${d.ed25519_selector}._domainkey.${d.name}`,
+            value: ed25519DnsValue(d.ed25519_public_key),
+          }
+        : null,
     /** Tracking and unsubscribe defaults for this domain's messages; each message may override them (docs/tracking.md). */
-    tracking: { track_opens: d.track_opens === 1, track_clicks: d.track_clicks === 1, unsubscribe: d.unsubscribe === 1 },
+    tracking: {
+      track_opens: d.track_opens === 1,
+      track_clicks: d.track_clicks === 1,
+      unsubscribe: d.unsubscribe === 1,
+    },
   };
 }

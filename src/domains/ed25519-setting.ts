@@ -12,13 +12,24 @@ import { newSelector } from './dkim-key.js';
  * (RFC 6376 §6.1), so the RSA record alone still decides verification. Turning it on again makes
  * a new key under a new selector.
  */
-export async function setEd25519(deps: Pick<Deps, 'db' | 'clock' | 'config'>, domainName: string, enabled: boolean): Promise<DomainTable> {
+export async function setEd25519(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  domainName: string,
+  enabled: boolean,
+): Promise<DomainTable> {
   const domain = await findDomain(deps, domainName);
   if (enabled === (domain.ed25519_private_key !== null)) return domain;
   const set = enabled
     ? (() => {
         const key = generateEd25519Key();
-        return { ed25519_selector: `${newSelector(deps.clock.now())}e`, ed25519_private_key: secretBox(deps.config).seal(key.privateKeyPem, secretContext('domains.ed25519_private_key', domain.id)), ed25519_public_key: key.publicKeyB64 };
+        return {
+          ed25519_selector: `${newSelector(deps.clock.now())}e`,
+          ed25519_private_key: secretBox(deps.config).seal(
+            key.privateKeyPem,
+            secretContext('domains.ed25519_private_key', domain.id),
+          ),
+          ed25519_public_key: key.publicKeyB64,
+        };
       })()
     : { ed25519_selector: null, ed25519_private_key: null, ed25519_public_key: null };
   await deps.db.updateTable('domains').set(set).where('id', '=', domain.id).execute();

@@ -8,17 +8,25 @@ import { checkDomain } from './check-domain.js';
  * included, so a domain becomes verified by itself once its records are published. Returns how many
  * were checked.
  */
-export async function recheckDueDomains(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'resolver' | 'config' | 'log'>, batch = 50): Promise<number> {
+export async function recheckDueDomains(
+  deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'resolver' | 'config' | 'log'>,
+  batch = 50,
+): Promise<number> {
   const dueBefore = deps.clock.now() - deps.config.domainRecheckInterval;
-  const due = await deps.db.selectFrom('domains').selectAll()
+  const due = await deps.db
+    .selectFrom('domains')
+    .selectAll()
     .where('sandbox', '=', 0)
     .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<=', dueBefore)]))
     // Never-checked first on both databases (they order NULLs differently).
-    .orderBy(sql`coalesce(checked_at, 0)`).limit(batch).execute();
+    .orderBy(sql`coalesce(checked_at, 0)`)
+    .limit(batch)
+    .execute();
   for (const domain of due) {
     try {
       const out = await checkDomain(deps, domain);
-      if (out.domain.status !== domain.status) deps.log.info({ domain: domain.name, from: domain.status, to: out.domain.status }, 'domain status changed');
+      if (out.domain.status !== domain.status)
+        deps.log.info({ domain: domain.name, from: domain.status, to: out.domain.status }, 'domain status changed');
     } catch (err) {
       deps.log.error({ err, domain: domain.name }, 'domain re-check failed');
     }

@@ -26,11 +26,7 @@ interface Walk {
  * Counts the DNS-querying terms of `record`, following include: and redirect= through the
  * resolver (RFC 7208 §4.6.4 limit of 10). Unresolvable or looping targets are noted, not counted.
  */
-export async function countSpfLookups(
-  resolver: DnsResolver,
-  domain: string,
-  record: string,
-): Promise<SpfLookupCount> {
+export async function countSpfLookups(resolver: DnsResolver, domain: string, record: string): Promise<SpfLookupCount> {
   const walk: Walk = { resolver, notes: [], memo: new Map() };
   const count = await countRecord(walk, record, [normalizeHost(domain)]);
   return { count, notes: walk.notes };

@@ -31,8 +31,9 @@ const UNIX_SECONDS = /^(\d{1,15})(?:\.(\d{1,9}))?$/;
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})?)?$/;
 /** The last millisecond of year 9999: anything later is a mistake (often milliseconds sent as seconds). */
 const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-const TIME_FORMATS = 'a Unix timestamp in seconds (e.g. 1763726400 or 1763726400.25) or an ISO-8601 date or date-time '
-  + '(e.g. 2026-11-21, 2026-11-21T12:00:00Z or 2026-11-21T13:00:00.000+01:00)';
+const TIME_FORMATS =
+  'a Unix timestamp in seconds (e.g. 1763726400 or 1763726400.25) or an ISO-8601 date or date-time ' +
+  '(e.g. 2026-11-21, 2026-11-21T12:00:00Z or 2026-11-21T13:00:00.000+01:00)';
 
 /** An instant to below the millisecond: `sub` holds the digits after the millisecond, trailing zeros stripped. */
 interface Instant {
@@ -47,7 +48,8 @@ export type ParsedEventsQuery = { ok: true; filter: EventsFilter } | { ok: false
  * rejected parameter, so a client learns what to fix. Unknown and repeated parameters are refused.
  */
 export function parseEventsQuery(query: unknown): ParsedEventsQuery {
-  const raw: Record<string, unknown> = typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
+  const raw: Record<string, unknown> =
+    typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
   const values: Partial<Record<Parameter, string>> = {};
   for (const name of Object.keys(raw)) {
     if (!KNOWN.has(name)) {
@@ -68,9 +70,13 @@ export function parseEventsQuery(query: unknown): ParsedEventsQuery {
   }
   if (values.offset !== undefined) {
     const offset = parseInteger(values.offset);
-    if (offset === undefined) return fail('offset', `offset must be a non-negative integer, got ${quote(values.offset)}`);
+    if (offset === undefined)
+      return fail('offset', `offset must be a non-negative integer, got ${quote(values.offset)}`);
     if (offset > MAX_EVENTS_OFFSET) {
-      return fail('offset', `offset must be at most ${MAX_EVENTS_OFFSET}; narrow the range with start and end to page further`);
+      return fail(
+        'offset',
+        `offset must be at most ${MAX_EVENTS_OFFSET}; narrow the range with start and end to page further`,
+      );
     }
     filter.offset = offset;
   }
@@ -83,7 +89,10 @@ export function parseEventsQuery(query: unknown): ParsedEventsQuery {
   if (values.message_id !== undefined) {
     const m = MESSAGE_ID.exec(values.message_id);
     if (!m) {
-      return fail('message_id', `message_id must be a message id from a send response (msg_ and 26 characters of Crockford base32, the prefix optional), got ${quote(values.message_id)}`);
+      return fail(
+        'message_id',
+        `message_id must be a message id from a send response (msg_ and 26 characters of Crockford base32, the prefix optional), got ${quote(values.message_id)}`,
+      );
     }
     // Stored ids are upper-case (ulidx), so a lower-cased copy still finds its message.
     filter.messageId = `msg_${(m[1] as string).toUpperCase()}`;
@@ -118,8 +127,10 @@ function parseInstant(text: string): Instant | string {
   const unix = UNIX_SECONDS.exec(text);
   if (unix) {
     const fraction = unix[2] ?? '';
-    return inRange({ ms: Number(unix[1]) * 1000 + millis(fraction), sub: subMillis(fraction) },
-      'is out of range (Unix timestamps are in seconds, not milliseconds)');
+    return inRange(
+      { ms: Number(unix[1]) * 1000 + millis(fraction), sub: subMillis(fraction) },
+      'is out of range (Unix timestamps are in seconds, not milliseconds)',
+    );
   }
   const iso = parseIso(text);
   if (iso !== undefined) return iso;
@@ -134,11 +145,18 @@ function parseInstant(text: string): Instant | string {
 function parseIso(text: string): Instant | string | undefined {
   const m = ISO_8601.exec(text);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => Number(v ?? 0)) as
-    [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => Number(v ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const fraction = m[7] ?? '';
   const zone = m[8] ?? 'Z';
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return `is not a calendar date, got ${quote(text)}`;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+    return `is not a calendar date, got ${quote(text)}`;
   if (hour > 23 || minute > 59 || second > 59) return `is not a valid time of day, got ${quote(text)}`;
   let offsetMinutes = 0;
   if (zone !== 'Z' && zone !== 'z') {

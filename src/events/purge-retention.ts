@@ -55,51 +55,163 @@ export async function purgeRetention(
   // delete below then only trims the month the cutoff falls in (and rows that sat in the DEFAULT
   // partition).
   const eventPartitions = (await dropExpiredEventPartitions(db, deps.dialect, eventCutoff)).length;
-  const events = await inBatches(batch, async () => (await db.deleteFrom('events')
-    .where('id', 'in', db.selectFrom('events').select('id').where('occurred_at', '<', eventCutoff).limit(batch))
-    .executeTakeFirst()).numDeletedRows);
+  const events = await inBatches(
+    batch,
+    async () =>
+      (
+        await db
+          .deleteFrom('events')
+          .where('id', 'in', db.selectFrom('events').select('id').where('occurred_at', '<', eventCutoff).limit(batch))
+          .executeTakeFirst()
+      ).numDeletedRows,
+  );
 
   // The body is both the stored draft (`content`) and its rendering (`mime`); both go.
-  const bodies = await inBatches(batch, async () => (await db.updateTable('messages').set({ content: null, mime: null })
-    .where('id', 'in', db.selectFrom('messages').select('id')
-      .where('created_at', '<', bodyCutoff)
-      .where((eb) => eb.or([eb('content', 'is not', null), eb('mime', 'is not', null)]))
-      // A body still waiting for delivery stays until its job is done, in case bodyRetention is set
-      // shorter than maxQueueLifetime: delivery must never find its message gone.
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.message_id', '=', 'messages.id'))))
-      .limit(batch))
-    .executeTakeFirst()).numUpdatedRows);
+  const bodies = await inBatches(
+    batch,
+    async () =>
+      (
+        await db
+          .updateTable('messages')
+          .set({ content: null, mime: null })
+          .where(
+            'id',
+            'in',
+            db
+              .selectFrom('messages')
+              .select('id')
+              .where('created_at', '<', bodyCutoff)
+              .where((eb) => eb.or([eb('content', 'is not', null), eb('mime', 'is not', null)]))
+              // A body still waiting for delivery stays until its job is done, in case bodyRetention is set
+              // shorter than maxQueueLifetime: delivery must never find its message gone.
+              .where((eb) =>
+                eb.not(
+                  eb.exists(eb.selectFrom('jobs').select('jobs.id').whereRef('jobs.message_id', '=', 'messages.id')),
+                ),
+              )
+              .limit(batch),
+          )
+          .executeTakeFirst()
+      ).numUpdatedRows,
+  );
 
-  const idempotencyKeys = await inBatches(batch, async () => (await db.deleteFrom('idempotency_keys')
-    .where((eb) => eb(eb.refTuple('domain_id', 'key'), 'in',
-      eb.selectFrom('idempotency_keys').select(['domain_id', 'key']).where('expires_at', '<=', now).limit(batch)
-        .$asTuple('domain_id', 'key')))
-    .executeTakeFirst()).numDeletedRows);
+  const idempotencyKeys = await inBatches(
+    batch,
+    async () =>
+      (
+        await db
+          .deleteFrom('idempotency_keys')
+          .where((eb) =>
+            eb(
+              eb.refTuple('domain_id', 'key'),
+              'in',
+              eb
+                .selectFrom('idempotency_keys')
+                .select(['domain_id', 'key'])
+                .where('expires_at', '<=', now)
+                .limit(batch)
+                .$asTuple('domain_id', 'key'),
+            ),
+          )
+          .executeTakeFirst()
+      ).numDeletedRows,
+  );
 
-  const rateLimits = await inBatches(batch, async () => (await db.deleteFrom('rate_limits')
-    .where('key', 'in', db.selectFrom('rate_limits').select('key').where('tat', '<', rateCutoff).limit(batch))
-    .executeTakeFirst()).numDeletedRows);
+  const rateLimits = await inBatches(
+    batch,
+    async () =>
+      (
+        await db
+          .deleteFrom('rate_limits')
+          .where('key', 'in', db.selectFrom('rate_limits').select('key').where('tat', '<', rateCutoff).limit(batch))
+          .executeTakeFirst()
+      ).numDeletedRows,
+  );
 
   // A dedupe key outlives its event by nothing: once the event is purged, a repeat of its report
   // could only add an event nobody can compare it with.
-  const feedbackKeys = await inBatches(batch, async () => (await db.deleteFrom('feedback_keys')
-    .where('key', 'in', db.selectFrom('feedback_keys').select('key').where('created_at', '<', eventCutoff).limit(batch))
-    .executeTakeFirst()).numDeletedRows);
+  const feedbackKeys = await inBatches(
+    batch,
+    async () =>
+      (
+        await db
+          .deleteFrom('feedback_keys')
+          .where(
+            'key',
+            'in',
+            db.selectFrom('feedback_keys').select('key').where('created_at', '<', eventCutoff).limit(batch),
+          )
+          .executeTakeFirst()
+      ).numDeletedRows,
+  );
 
-  const inboundReports = await inBatches(batch, async () => (await db.deleteFrom('inbound_reports')
-    .where('id', 'in', db.selectFrom('inbound_reports').select('id').where('state', '=', 'processed').where('received_at', '<', bodyCutoff).limit(batch))
-    .executeTakeFirst()).numDeletedRows);
+  const inboundReports = await inBatches(
+    batch,
+    async () =>
+      (
+        await db
+          .deleteFrom('inbound_reports')
+          .where(
+            'id',
+            'in',
+            db
+              .selectFrom('inbound_reports')
+              .select('id')
+              .where('state', '=', 'processed')
+              .where('received_at', '<', bodyCutoff)
+              .limit(batch),
+          )
+          .executeTakeFirst()
+      ).numDeletedRows,
+  );
 
   // Pending deliveries are never purged (a disabled endpoint's wait for re-enabling): only finished ones.
-  const webhookDeliveries = await inBatches(batch, async () => (await db.deleteFrom('webhook_deliveries')
-    .where('id', 'in', db.selectFrom('webhook_deliveries').select('id').where('state', '!=', 'pending').where('created_at', '<', bodyCutoff).limit(batch))
-    .executeTakeFirst()).numDeletedRows);
+  const webhookDeliveries = await inBatches(
+    batch,
+    async () =>
+      (
+        await db
+          .deleteFrom('webhook_deliveries')
+          .where(
+            'id',
+            'in',
+            db
+              .selectFrom('webhook_deliveries')
+              .select('id')
+              .where('state', '!=', 'pending')
+              .where('created_at', '<', bodyCutoff)
+              .limit(batch),
+          )
+          .executeTakeFirst()
+      ).numDeletedRows,
+  );
 
-  const webhookAttempts = await inBatches(batch, async () => (await db.deleteFrom('webhook_attempts')
-    .where('id', 'in', db.selectFrom('webhook_attempts').select('id').where('attempted_at', '<', bodyCutoff).limit(batch))
-    .executeTakeFirst()).numDeletedRows);
+  const webhookAttempts = await inBatches(
+    batch,
+    async () =>
+      (
+        await db
+          .deleteFrom('webhook_attempts')
+          .where(
+            'id',
+            'in',
+            db.selectFrom('webhook_attempts').select('id').where('attempted_at', '<', bodyCutoff).limit(batch),
+          )
+          .executeTakeFirst()
+      ).numDeletedRows,
+  );
 
-  return { eventPartitions, events, bodies, idempotencyKeys, rateLimits, feedbackKeys, inboundReports, webhookDeliveries, webhookAttempts };
+  return {
+    eventPartitions,
+    events,
+    bodies,
+    idempotencyKeys,
+    rateLimits,
+    feedbackKeys,
+    inboundReports,
+    webhookDeliveries,
+    webhookAttempts,
+  };
 }
 
 /** Runs `step` until it affects fewer rows than a full batch; returns the total affected. */

@@ -23,17 +23,29 @@ export async function queryEvents(deps: Pick<Deps, 'db'>, domainId: string, filt
   // Two statements may see different snapshots while events arrive; that is accepted: a live
   // filter shifts anyway, and clients pin `end` for a stable set (docs/api.md).
   const [rows, count] = await Promise.all([
-    deps.db.selectFrom('events').selectAll().where(where)
-      .orderBy('occurred_at', 'desc').orderBy('id', 'desc')
-      .limit(filter.limit).offset(filter.offset)
+    deps.db
+      .selectFrom('events')
+      .selectAll()
+      .where(where)
+      .orderBy('occurred_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
       .execute(),
-    deps.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where(where).executeTakeFirstOrThrow(),
+    deps.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where(where)
+      .executeTakeFirstOrThrow(),
   ]);
   return { total: Number(count.n), limit: filter.limit, offset: filter.offset, events: rows.map(toEventRecord) };
 }
 
 /** The WHERE clause: the key's domain only, then each filter the query set (start/end inclusive). */
-function matching(domainId: string, filter: EventsFilter): (eb: ExpressionBuilder<Database, 'events'>) => Expression<SqlBool> {
+function matching(
+  domainId: string,
+  filter: EventsFilter,
+): (eb: ExpressionBuilder<Database, 'events'>) => Expression<SqlBool> {
   return (eb) => {
     const conditions: Expression<SqlBool>[] = [eb('domain_id', '=', domainId)];
     if (filter.event !== undefined) conditions.push(eb('event', '=', filter.event));

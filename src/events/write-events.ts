@@ -30,10 +30,14 @@ export interface NewEvent {
 function impliedSuppression(e: NewEvent): SuppressionReason | undefined {
   if (e.suppress === false) return undefined;
   switch (e.event) {
-    case 'complained': return 'complaint';
-    case 'unsubscribed': return 'unsubscribed';
-    case 'failed': return e.suppress;
-    default: return undefined;
+    case 'complained':
+      return 'complaint';
+    case 'unsubscribed':
+      return 'unsubscribed';
+    case 'failed':
+      return e.suppress;
+    default:
+      return undefined;
   }
 }
 
@@ -47,21 +51,43 @@ function impliedSuppression(e: NewEvent): SuppressionReason | undefined {
 export async function writeEvents(db: Transaction<Database>, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;
   const rows: EventTable[] = events.map((e) => ({
-    id: e.id, account_id: e.accountId, domain_id: e.domainId, message_id: e.messageId, event: e.event,
-    recipient: e.recipient, from_address: e.from, subject: e.subject, tags: JSON.stringify(e.tags),
-    details: JSON.stringify(e.details), occurred_at: e.occurredAt,
+    id: e.id,
+    account_id: e.accountId,
+    domain_id: e.domainId,
+    message_id: e.messageId,
+    event: e.event,
+    recipient: e.recipient,
+    from_address: e.from,
+    subject: e.subject,
+    tags: JSON.stringify(e.tags),
+    details: JSON.stringify(e.details),
+    occurred_at: e.occurredAt,
   }));
   await insertChunked(db, 'events', rows);
   // The body is the record GET /v1/events returns for the same row (docs/webhooks.md), fixed now so
   // every attempt sends, and signs, the same bytes.
-  await enqueueWebhooks(db, rows.map((row) => ({
-    domainId: row.domain_id, id: row.id, event: row.event, payload: () => webhookPayload(toEventRecord(row)), at: row.occurred_at,
-  })));
+  await enqueueWebhooks(
+    db,
+    rows.map((row) => ({
+      domainId: row.domain_id,
+      id: row.id,
+      event: row.event,
+      payload: () => webhookPayload(toEventRecord(row)),
+      at: row.occurred_at,
+    })),
+  );
   for (const e of events) {
     const reason = impliedSuppression(e);
     if (reason === undefined) continue;
-    await db.insertInto('suppressions')
-      .values({ account_id: e.accountId, address: e.recipient.toLowerCase(), reason, message_id: e.messageId, created_at: e.occurredAt })
+    await db
+      .insertInto('suppressions')
+      .values({
+        account_id: e.accountId,
+        address: e.recipient.toLowerCase(),
+        reason,
+        message_id: e.messageId,
+        created_at: e.occurredAt,
+      })
       .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())
       .execute();
   }

@@ -39,9 +39,11 @@ export interface ReportResult {
  * the event, but never suppresses, so nobody can get someone else taken off future mail.
  */
 function limitShared(outcome: ReportOutcome, scope: TokenScope): ReportOutcome {
-  const shared = ' — not suppressed: the return-path token was shared by the co-recipients of one transaction, so any of them could have sent this report';
+  const shared =
+    ' — not suppressed: the return-path token was shared by the co-recipients of one transaction, so any of them could have sent this report';
   if (scope !== 'shared') return outcome;
-  if (outcome.kind === 'failed' && outcome.suppress) return { ...outcome, suppress: false, why: `${outcome.why}${shared}` };
+  if (outcome.kind === 'failed' && outcome.suppress)
+    return { ...outcome, suppress: false, why: `${outcome.why}${shared}` };
   if (outcome.kind === 'complained') return { ...outcome, suppress: false, why: `${outcome.why}${shared}` };
   return outcome;
 }
@@ -53,16 +55,31 @@ function limitShared(outcome: ReportOutcome, scope: TokenScope): ReportOutcome {
  * status, and stores the result. Returns null when the row was already processed by someone else.
  */
 export async function applyReport(
-  db: Kysely<Database>, ids: Ids, now: number, reportId: string, parsed: ParsedReport, match: ReportMatch,
+  db: Kysely<Database>,
+  ids: Ids,
+  now: number,
+  reportId: string,
+  parsed: ParsedReport,
+  match: ReportMatch,
 ): Promise<ReportResult | null> {
   const result: ReportResult = {
-    kind: parsed.kind, match: match.kind, via: match.kind === 'matched' ? match.via : null, scope: match.kind === 'matched' ? match.scope : null,
-    message_id: match.kind === 'matched' ? match.message.id : null, why: match.kind === 'matched' ? null : match.why,
-    recipients: [], unmatched: match.kind === 'matched' ? match.unmatched : [],
+    kind: parsed.kind,
+    match: match.kind,
+    via: match.kind === 'matched' ? match.via : null,
+    scope: match.kind === 'matched' ? match.scope : null,
+    message_id: match.kind === 'matched' ? match.message.id : null,
+    why: match.kind === 'matched' ? null : match.why,
+    recipients: [],
+    unmatched: match.kind === 'matched' ? match.unmatched : [],
   };
   return db.transaction().execute(async (trx) => {
-    const claimed = await trx.updateTable('inbound_reports').set({ state: 'processed', processed_at: now })
-      .where('id', '=', reportId).where('state', '=', 'pending').returning('id').executeTakeFirst();
+    const claimed = await trx
+      .updateTable('inbound_reports')
+      .set({ state: 'processed', processed_at: now })
+      .where('id', '=', reportId)
+      .where('state', '=', 'pending')
+      .returning('id')
+      .executeTakeFirst();
     if (!claimed) return null;
     if (match.kind === 'matched') {
       const m = match.message;
@@ -70,37 +87,76 @@ export async function applyReport(
       for (const r of match.recipients) {
         const outcome = limitShared(reportOutcome(parsed.kind, r.report), match.scope);
         const line = {
-          address: r.address, recipient_id: r.id, action: r.report.action, status: r.report.status, class: r.report.class,
-          applied: 'none' as ReportResult['recipients'][number]['applied'], event: null as 'failed' | 'complained' | null,
-          event_id: null as string | null, suppressed: false, why: outcome.why,
+          address: r.address,
+          recipient_id: r.id,
+          action: r.report.action,
+          status: r.report.status,
+          class: r.report.class,
+          applied: 'none' as ReportResult['recipients'][number]['applied'],
+          event: null as 'failed' | 'complained' | null,
+          event_id: null as string | null,
+          suppressed: false,
+          why: outcome.why,
         };
         result.recipients.push(line);
         if (outcome.kind === 'none') continue;
         line.event = outcome.kind;
         // The dedupe key and the event commit together: a report received twice gives one event.
-        const fresh = await trx.insertInto('feedback_keys').values({ key: `${outcome.kind}:${r.id}`, created_at: now })
-          .onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
+        const fresh = await trx
+          .insertInto('feedback_keys')
+          .values({ key: `${outcome.kind}:${r.id}`, created_at: now })
+          .onConflict((oc) => oc.column('key').doNothing())
+          .returning('key')
+          .executeTakeFirst();
         if (!fresh) {
           line.applied = 'duplicate';
           continue;
         }
         const id = ids.next('evt', now);
-        const details: Record<string, unknown> = outcome.kind === 'complained'
-          ? { feedback_type: parsed.feedback?.type ?? null, ...(parsed.feedback?.userAgent ? { user_agent: parsed.feedback.userAgent } : {}), report_id: reportId }
-          : { bounce_class: outcome.bounceClass, status: r.report.status, diagnostic: r.report.diagnostic, source: parsed.kind, report_id: reportId };
+        const details: Record<string, unknown> =
+          outcome.kind === 'complained'
+            ? {
+                feedback_type: parsed.feedback?.type ?? null,
+                ...(parsed.feedback?.userAgent ? { user_agent: parsed.feedback.userAgent } : {}),
+                report_id: reportId,
+              }
+            : {
+                bounce_class: outcome.bounceClass,
+                status: r.report.status,
+                diagnostic: r.report.diagnostic,
+                source: parsed.kind,
+                report_id: reportId,
+              };
         events.push({
-          id, accountId: m.accountId, domainId: m.domainId, messageId: m.id, event: outcome.kind, recipient: r.address,
-          from: m.from, subject: m.subject, tags: m.tags, details, occurredAt: now,
+          id,
+          accountId: m.accountId,
+          domainId: m.domainId,
+          messageId: m.id,
+          event: outcome.kind,
+          recipient: r.address,
+          from: m.from,
+          subject: m.subject,
+          tags: m.tags,
+          details,
+          occurredAt: now,
           ...(outcome.kind === 'failed' && outcome.suppress ? { suppress: 'hard_bounce' as const } : {}),
           ...(outcome.kind === 'complained' && !outcome.suppress ? { suppress: false as const } : {}),
         });
         Object.assign(line, { applied: 'event', event_id: id, suppressed: outcome.suppress });
-        await trx.updateTable('recipients').set({ status: outcome.kind, updated_at: now }).where('id', '=', r.id).execute();
+        await trx
+          .updateTable('recipients')
+          .set({ status: outcome.kind, updated_at: now })
+          .where('id', '=', r.id)
+          .execute();
       }
       // The one event writer applies the suppression (complaint, or hard_bounce through `suppress`).
       await writeEvents(trx, events);
     }
-    await trx.updateTable('inbound_reports').set({ result: JSON.stringify(result) }).where('id', '=', reportId).execute();
+    await trx
+      .updateTable('inbound_reports')
+      .set({ result: JSON.stringify(result) })
+      .where('id', '=', reportId)
+      .execute();
     return result;
   });
 }

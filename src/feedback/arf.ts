@@ -23,7 +23,9 @@ export function readFeedbackReport(body: string): FeedbackReport {
     for (const [name, values] of g) all.set(name, [...(all.get(name) ?? []), ...values]);
     return all;
   }, new Map());
-  const originalRcptTo = (group.get('original-rcpt-to') ?? []).map((v) => addressOf(v)).filter((a): a is string => a !== null);
+  const originalRcptTo = (group.get('original-rcpt-to') ?? [])
+    .map((v) => addressOf(v))
+    .filter((a): a is string => a !== null);
   return {
     feedbackType: field(group, 'feedback-type')?.toLowerCase() ?? null,
     originalRcptTo,
@@ -40,10 +42,12 @@ export function addressesIn(value: string | null): string[] {
   // Runs between separators that hold an `@` with something on both sides. Not the regex
   // /[^\s,;:<>"()]+@[^\s,;:<>"()]+/g, which finds the same runs but backtracks over each one from
   // every start position: quadratic, seconds of blocked event loop for one long header line.
-  return [...value.matchAll(/[^\s,;:<>"()]+/g)].map((m) => m[0]).filter((run) => {
-    const at = run.indexOf('@', 1);
-    return at !== -1 && at < run.length - 1;
-  });
+  return [...value.matchAll(/[^\s,;:<>"()]+/g)]
+    .map((m) => m[0])
+    .filter((run) => {
+      const at = run.indexOf('@', 1);
+      return at !== -1 && at < run.length - 1;
+    });
 }
 
 /**

@@ -52,7 +52,11 @@ export function classifyRecipient(action: string | null, reply: SmtpReply | null
 
 /** RFC 3464 §2.3.3 leaves Action required; when a sender leaves it out, the status class says it. */
 export function inferAction(action: string | null, status: string | null): string | null {
-  if (action !== null) return action.toLowerCase().replace(/\s*\(.*$/, '').trim();
+  if (action !== null)
+    return action
+      .toLowerCase()
+      .replace(/\s*\(.*$/, '')
+      .trim();
   if (status === null) return null;
   return ({ '2': 'delivered', '4': 'delayed', '5': 'failed' } as Record<string, string>)[status[0] as string] ?? null;
 }

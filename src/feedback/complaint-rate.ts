@@ -36,8 +36,13 @@ export interface ComplaintRate {
  * The rolling 30-day complaint rate of a domain: `complained` events over `delivered` events in the
  * window ending at `now`, both one per recipient (from the events table).
  */
-export async function complaintRate(db: Kysely<Database> | Transaction<Database>, domainId: string, now: number): Promise<ComplaintRate> {
-  const rows = await db.selectFrom('events')
+export async function complaintRate(
+  db: Kysely<Database> | Transaction<Database>,
+  domainId: string,
+  now: number,
+): Promise<ComplaintRate> {
+  const rows = await db
+    .selectFrom('events')
     .select(['event', (eb) => eb.fn.countAll<number | string>().as('n')])
     .where('domain_id', '=', domainId)
     .where('event', 'in', ['complained', 'delivered'])
@@ -50,9 +55,13 @@ export async function complaintRate(db: Kysely<Database> | Transaction<Database>
   const complaints = count('complained');
   const delivered = count('delivered');
   return {
-    complaints, delivered, rate: delivered === 0 ? null : complaints / delivered,
-    threshold: COMPLAINT_RATE.threshold, warning_at: COMPLAINT_RATE.warningAt,
-    window_days: COMPLAINT_RATE.windowMs / 86_400_000, min_delivered: COMPLAINT_RATE.minDelivered,
+    complaints,
+    delivered,
+    rate: delivered === 0 ? null : complaints / delivered,
+    threshold: COMPLAINT_RATE.threshold,
+    warning_at: COMPLAINT_RATE.warningAt,
+    window_days: COMPLAINT_RATE.windowMs / 86_400_000,
+    min_delivered: COMPLAINT_RATE.minDelivered,
   };
 }
 
@@ -62,21 +71,37 @@ export async function complaintRate(db: Kysely<Database> | Transaction<Database>
  * conditional update of complaint_warned_at is the claim, so two nodes never both warn.
  * Returns true when a notice was recorded.
  */
-export async function warnOnComplaintRate(db: Kysely<Database>, ids: Ids, domainId: string, now: number): Promise<boolean> {
+export async function warnOnComplaintRate(
+  db: Kysely<Database>,
+  ids: Ids,
+  domainId: string,
+  now: number,
+): Promise<boolean> {
   const rate = await complaintRate(db, domainId, now);
-  if (rate.rate === null || rate.rate <= COMPLAINT_RATE.warningAt || rate.delivered < COMPLAINT_RATE.minDelivered) return false;
+  if (rate.rate === null || rate.rate <= COMPLAINT_RATE.warningAt || rate.delivered < COMPLAINT_RATE.minDelivered)
+    return false;
   return db.transaction().execute(async (trx) => {
-    const claimed = await trx.updateTable('domains').set({ complaint_warned_at: now })
+    const claimed = await trx
+      .updateTable('domains')
+      .set({ complaint_warned_at: now })
       .where('id', '=', domainId)
-      .where((eb) => eb.or([eb('complaint_warned_at', 'is', null), eb('complaint_warned_at', '<=', now - COMPLAINT_RATE.noticeEveryMs)]))
+      .where((eb) =>
+        eb.or([
+          eb('complaint_warned_at', 'is', null),
+          eb('complaint_warned_at', '<=', now - COMPLAINT_RATE.noticeEveryMs),
+        ]),
+      )
       .returning(['account_id', 'name'])
       .executeTakeFirst();
     if (!claimed) return false;
     const percent = ((rate.rate ?? 0) * 100).toFixed(3);
     await recordNotice(trx, ids, now, {
-      accountId: claimed.account_id, domainId, kind: 'domain.complaint_rate',
-      message: `${claimed.name}: complaint rate ${percent}% over the last 30 days (${rate.complaints} complaints, ${rate.delivered} delivered) `
-        + `is above the ${COMPLAINT_RATE.warningAt * 100}% warning level; the acceptable use policy allows ${COMPLAINT_RATE.threshold * 100}%`,
+      accountId: claimed.account_id,
+      domainId,
+      kind: 'domain.complaint_rate',
+      message:
+        `${claimed.name}: complaint rate ${percent}% over the last 30 days (${rate.complaints} complaints, ${rate.delivered} delivered) ` +
+        `is above the ${COMPLAINT_RATE.warningAt * 100}% warning level; the acceptable use policy allows ${COMPLAINT_RATE.threshold * 100}%`,
       details: { domain: claimed.name, ...rate },
     });
     return true;

@@ -28,7 +28,14 @@ export interface MatchedRecipient {
 export type TokenScope = 'recipient' | 'shared';
 
 export type ReportMatch =
-  | { kind: 'matched'; via: 'token'; scope: TokenScope; message: MatchedMessage; recipients: MatchedRecipient[]; unmatched: string[] }
+  | {
+      kind: 'matched';
+      via: 'token';
+      scope: TokenScope;
+      message: MatchedMessage;
+      recipients: MatchedRecipient[];
+      unmatched: string[];
+    }
   | { kind: 'forged'; why: string }
   | { kind: 'unmatched'; why: string };
 
@@ -51,7 +58,8 @@ export function readToken(secret: Buffer, bounceHost: string, address: string): 
   if (at <= 0) return { shaped: false, id: null };
   const local = address.slice(0, at);
   const domain = address.slice(at + 1).toLowerCase();
-  if (!/^b-/i.test(local) || !(domain.startsWith('bounce.') || domain === bounceHost.toLowerCase())) return { shaped: false, id: null };
+  if (!/^b-/i.test(local) || !(domain.startsWith('bounce.') || domain === bounceHost.toLowerCase()))
+    return { shaped: false, id: null };
   return { shaped: true, id: readReturnPath(secret, `${local}@bounce.${domain}`) };
 }
 
@@ -67,7 +75,13 @@ const sameAddress = (a: string, b: string): boolean => a.toLowerCase() === b.toL
 /** The line a report has about `address`; a redacted complaint (no recipient named) stands for the whole report. */
 function placeholder(parsed: ParsedReport, address: string): ReportRecipient | null {
   if (parsed.kind !== 'complaint') return null;
-  return { address, action: null, status: null, class: 'complaint', diagnostic: parsed.feedback ? `feedback-type: ${parsed.feedback.type}` : null };
+  return {
+    address,
+    action: null,
+    status: null,
+    class: 'complaint',
+    diagnostic: parsed.feedback ? `feedback-type: ${parsed.feedback.type}` : null,
+  };
 }
 
 /**
@@ -83,37 +97,73 @@ function placeholder(parsed: ParsedReport, address: string): ReportRecipient | n
  * legacy message token (`msg_`) for all of the message's recipients; each report line is matched to
  * one of those by address (case-insensitive), else the only one of them. Those tokens are `shared`.
  */
-export async function matchReport(ctx: MatchContext, parsed: ParsedReport, envelopeRcpts: readonly string[]): Promise<ReportMatch> {
+export async function matchReport(
+  ctx: MatchContext,
+  parsed: ParsedReport,
+  envelopeRcpts: readonly string[],
+): Promise<ReportMatch> {
   if (parsed.kind === 'unknown') return { kind: 'unmatched', why: 'not a bounce or complaint report' };
-  const candidates = [...envelopeRcpts, parsed.returnPath, parsed.originalEnvelopeFrom].filter((a): a is string => typeof a === 'string' && a !== '');
-  const tokens = candidates.map((a) => ({ address: a, ...readToken(ctx.secret, ctx.bounceHost, a) })).filter((t) => t.shaped);
+  const candidates = [...envelopeRcpts, parsed.returnPath, parsed.originalEnvelopeFrom].filter(
+    (a): a is string => typeof a === 'string' && a !== '',
+  );
+  const tokens = candidates
+    .map((a) => ({ address: a, ...readToken(ctx.secret, ctx.bounceHost, a) }))
+    .filter((t) => t.shaped);
   const verified = tokens.find((t) => t.id !== null);
   if (tokens.length > 0 && !verified) {
-    return { kind: 'forged', why: `return-path token does not verify: ${[...new Set(tokens.map((t) => t.address))].join(', ')}` };
+    return {
+      kind: 'forged',
+      why: `return-path token does not verify: ${[...new Set(tokens.map((t) => t.address))].join(', ')}`,
+    };
   }
   if (!verified?.id) {
     const quoted = messageIdOf(parsed.originalMessageId, ctx.hostname);
-    return { kind: 'unmatched', why: `no return-path token${quoted ? ` (it quotes the Message-ID of ${quoted}, which every recipient saw and which proves nothing)` : ''}` };
+    return {
+      kind: 'unmatched',
+      why: `no return-path token${quoted ? ` (it quotes the Message-ID of ${quoted}, which every recipient saw and which proves nothing)` : ''}`,
+    };
   }
   const subject = verified.id;
 
   if (subject.startsWith('rcp_')) {
-    const rcp = await ctx.db.selectFrom('recipients').select(['id', 'address', 'message_id']).where('id', '=', subject).executeTakeFirst();
+    const rcp = await ctx.db
+      .selectFrom('recipients')
+      .select(['id', 'address', 'message_id'])
+      .where('id', '=', subject)
+      .executeTakeFirst();
     if (!rcp) return { kind: 'unmatched', why: `recipient ${subject} of the return path is not in the database` };
     const message = await loadMessage(ctx.db, rcp.message_id);
     if (!message) return { kind: 'unmatched', why: `message ${rcp.message_id} is not in the database` };
     // The token names the recipient; the report's line about it is the one with its address, else the first.
-    const report = parsed.recipients.find((r) => sameAddress(r.address, rcp.address)) ?? parsed.recipients[0] ?? placeholder(parsed, rcp.address);
+    const report =
+      parsed.recipients.find((r) => sameAddress(r.address, rcp.address)) ??
+      parsed.recipients[0] ??
+      placeholder(parsed, rcp.address);
     if (!report) return { kind: 'unmatched', why: 'the report names no recipient' };
     const unmatched = parsed.recipients.filter((r) => r !== report).map((r) => r.address);
-    return { kind: 'matched', via: 'token', scope: 'recipient', message, recipients: [{ id: rcp.id, address: rcp.address, report }], unmatched };
+    return {
+      kind: 'matched',
+      via: 'token',
+      scope: 'recipient',
+      message,
+      recipients: [{ id: rcp.id, address: rcp.address, report }],
+      unmatched,
+    };
   }
 
   let messageId = subject;
   let domain: string | null = null;
   if (subject.startsWith('grp_')) {
-    const anchor = await ctx.db.selectFrom('recipients').select(['message_id', 'domain']).where('id', '=', `rcp_${subject.slice(4)}`).executeTakeFirst();
-    if (!anchor) return { kind: 'unmatched', why: `recipient rcp_${subject.slice(4)} of the group return path is not in the database` };
+    const anchor = await ctx.db
+      .selectFrom('recipients')
+      .select(['message_id', 'domain'])
+      .where('id', '=', `rcp_${subject.slice(4)}`)
+      .executeTakeFirst();
+    if (!anchor)
+      return {
+        kind: 'unmatched',
+        why: `recipient rcp_${subject.slice(4)} of the group return path is not in the database`,
+      };
     messageId = anchor.message_id;
     domain = anchor.domain;
   }
@@ -122,7 +172,12 @@ export async function matchReport(ctx: MatchContext, parsed: ParsedReport, envel
   let q = ctx.db.selectFrom('recipients').select(['id', 'address']).where('message_id', '=', messageId);
   if (domain !== null) q = q.where('domain', '=', domain);
   const all = await q.orderBy('id').execute();
-  const lines = parsed.recipients.length > 0 ? parsed.recipients : all.length === 1 ? [placeholder(parsed, all[0]!.address)].filter((r) => r !== null) : [];
+  const lines =
+    parsed.recipients.length > 0
+      ? parsed.recipients
+      : all.length === 1
+        ? [placeholder(parsed, all[0]!.address)].filter((r) => r !== null)
+        : [];
   const recipients: MatchedRecipient[] = [];
   const unmatched: string[] = [];
   for (const report of lines) {
@@ -131,12 +186,20 @@ export async function matchReport(ctx: MatchContext, parsed: ParsedReport, envel
     else recipients.push({ id: rcp.id, address: rcp.address, report });
   }
   const scope = domain === null ? messageId : `${messageId} at ${domain}`;
-  if (recipients.length === 0) return { kind: 'unmatched', why: `no recipient of ${scope} matches ${lines.map((r) => r.address).join(', ') || 'the report'}` };
+  if (recipients.length === 0)
+    return {
+      kind: 'unmatched',
+      why: `no recipient of ${scope} matches ${lines.map((r) => r.address).join(', ') || 'the report'}`,
+    };
   return { kind: 'matched', via: 'token', scope: 'shared', message, recipients, unmatched };
 }
 
 async function loadMessage(db: Kysely<Database>, id: string): Promise<MatchedMessage | null> {
-  const row = await db.selectFrom('messages').select(['id', 'account_id', 'domain_id', 'from_address', 'subject', 'tags']).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('messages')
+    .select(['id', 'account_id', 'domain_id', 'from_address', 'subject', 'tags'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) return null;
   let tags: string[] = [];
   try {
@@ -145,5 +208,12 @@ async function loadMessage(db: Kysely<Database>, id: string): Promise<MatchedMes
   } catch {
     // A damaged tags value must not stop a bounce from counting; the event carries no tags then.
   }
-  return { id: row.id, accountId: row.account_id, domainId: row.domain_id, from: row.from_address, subject: row.subject, tags };
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    domainId: row.domain_id,
+    from: row.from_address,
+    subject: row.subject,
+    tags,
+  };
 }

@@ -42,7 +42,10 @@ function messageIdInText(text: string): string | null {
 
 /** Text of the report's own text/plain parts; the root body when it has no content type at all. */
 function ownText(own: MimePart[]): string {
-  return own.filter((p) => p.type === 'text/plain' && p.parts.length === 0).map(bodyText).join('\n');
+  return own
+    .filter((p) => p.type === 'text/plain' && p.parts.length === 0)
+    .map(bodyText)
+    .join('\n');
 }
 
 function textBounce(text: string): ReportRecipient[] | null {
@@ -55,8 +58,18 @@ function textBounce(text: string): ReportRecipient[] | null {
     const status = findStatus(diagnostic);
     // Text bounces carry no Status field: a permanent-failure format with no code at all is still
     // a permanent failure, so its wording is read as a 5yz reply (RFC 5321 §4.2.1).
-    const reply = replyFrom(diagnostic, status) ?? (format.action === 'failed' && diagnostic !== '' ? { code: 550, enhanced: null, message: diagnostic } : null);
-    return [{ address, action: format.action, status: status ?? reply?.enhanced ?? null, class: classifyRecipient(format.action, reply), diagnostic: diagnostic === '' ? null : diagnostic }];
+    const reply =
+      replyFrom(diagnostic, status) ??
+      (format.action === 'failed' && diagnostic !== '' ? { code: 550, enhanced: null, message: diagnostic } : null);
+    return [
+      {
+        address,
+        action: format.action,
+        status: status ?? reply?.enhanced ?? null,
+        class: classifyRecipient(format.action, reply),
+        diagnostic: diagnostic === '' ? null : diagnostic,
+      },
+    ];
   });
 }
 
@@ -71,11 +84,12 @@ export async function parseReport(raw: Buffer): Promise<ParsedReport> {
   const original = originalHeaders(own);
   const text = ownText(own);
   const copyText = text.slice(beforeCopy(text).length);
-  const originalMessageId = normalizeMessageId(original ? header(original, 'message-id') : null) ?? messageIdInText(copyText);
+  const originalMessageId =
+    normalizeMessageId(original ? header(original, 'message-id') : null) ?? messageIdInText(copyText);
   const returnPath = addressesIn(header(root.headers, 'to'))[0] ?? null;
   const copyReturnPath = original
-    ? addressesIn(header(original, 'return-path'))[0] ?? null
-    : /^Return-Path:[ \t]*<([^<>\s]+@[^<>\s]+)>/im.exec(copyText)?.[1] ?? null;
+    ? (addressesIn(header(original, 'return-path'))[0] ?? null)
+    : (/^Return-Path:[ \t]*<([^<>\s]+@[^<>\s]+)>/im.exec(copyText)?.[1] ?? null);
   const base = { originalMessageId, returnPath, originalEnvelopeFrom: copyReturnPath };
 
   const feedback = own.find((p) => p.type === 'message/feedback-report');
@@ -86,7 +100,10 @@ export async function parseReport(raw: Buffer): Promise<ParsedReport> {
     }
     const recipients = complaintRecipients(report, original ? header(original, 'to') : null);
     return {
-      ...base, kind: 'complaint', recipients, originalEnvelopeFrom: report.originalMailFrom ?? copyReturnPath,
+      ...base,
+      kind: 'complaint',
+      recipients,
+      originalEnvelopeFrom: report.originalMailFrom ?? copyReturnPath,
       feedback: { type: report.feedbackType, userAgent: report.userAgent },
     };
   }

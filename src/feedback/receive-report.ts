@@ -23,10 +23,20 @@ export async function storeReport(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, repo
   if (report.raw.includes(0)) throw new ReportRefused('report contains a NUL byte');
   const now = deps.clock.now();
   const id = deps.ids.next('rpt', now);
-  await deps.db.insertInto('inbound_reports').values({
-    id, mail_from: report.mailFrom, rcpt_to: JSON.stringify(report.rcptTo), remote_address: report.remoteAddress,
-    raw: report.raw.toString('latin1'), state: 'pending', result: null, received_at: now, processed_at: null,
-  }).execute();
+  await deps.db
+    .insertInto('inbound_reports')
+    .values({
+      id,
+      mail_from: report.mailFrom,
+      rcpt_to: JSON.stringify(report.rcptTo),
+      remote_address: report.remoteAddress,
+      raw: report.raw.toString('latin1'),
+      state: 'pending',
+      result: null,
+      received_at: now,
+      processed_at: null,
+    })
+    .execute();
   return id;
 }
 
@@ -36,7 +46,10 @@ export async function storeReport(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, repo
  * halves apart; anything else (the sandbox's complaint trigger) calls this. If processing fails
  * the report stays pending and the inbound role's pending pass takes it up again.
  */
-export async function receiveReport(deps: Deps, report: InboundReport): Promise<{ reportId: string; result: ReportResult | null }> {
+export async function receiveReport(
+  deps: Deps,
+  report: InboundReport,
+): Promise<{ reportId: string; result: ReportResult | null }> {
   const reportId = await storeReport(deps, report);
   const result = await processReport(deps, reportId, await returnPathSecret(deps));
   return { reportId, result };

@@ -26,7 +26,8 @@ const ADDRESS = /^[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+$/;
 const isAddress = (s: string) => ADDRESS.test(s);
 
 /** Where the attached copy of the original message begins; nothing after it is the MTA's own text. */
-const COPY_MARKER = /^[ \t]*-{2,}[ \t]*(?:This is a copy of the message|Below this line is a copy|Original message|Undelivered message|Unsent message below|The original message)/im;
+const COPY_MARKER =
+  /^[ \t]*-{2,}[ \t]*(?:This is a copy of the message|Below this line is a copy|Original message|Undelivered message|Unsent message below|The original message)/im;
 
 /** The MTA's own text, without the copy of the original that follows it. */
 export function beforeCopy(text: string): string {
@@ -59,7 +60,10 @@ function angleBlocks(text: string): TextFailure[] {
     }
     const joined = body.join('\n');
     const said = /Remote host said:\s*([\s\S]*)/i.exec(joined);
-    out.push({ address: m[1] as string, diagnostic: (said ? (said[1] as string) : joined).replace(/\s*\n\s*/g, ' ').trim() });
+    out.push({
+      address: m[1] as string,
+      diagnostic: (said ? (said[1] as string) : joined).replace(/\s*\n\s*/g, ' ').trim(),
+    });
   });
   return out;
 }
@@ -87,7 +91,10 @@ function indentedBlocks(start: RegExp) {
 /** Sendmail: `<address>` lines under the heading, each followed by `(reason: …)`. */
 function sendmailBlocks(text: string): TextFailure[] {
   const out: TextFailure[] = [];
-  for (const line of linesAfter(text, /-{3,}\s*The following addresses had (?:permanent fatal|transient non-fatal) errors/i)) {
+  for (const line of linesAfter(
+    text,
+    /-{3,}\s*The following addresses had (?:permanent fatal|transient non-fatal) errors/i,
+  )) {
     if (/^\s*-{3,}/.test(line)) break;
     const addr = /^<?([^\s<>]+@[^\s<>]+)>?\s*$/.exec(line.trim());
     if (addr && isAddress(addr[1] as string)) out.push({ address: addr[1] as string, diagnostic: '' });
@@ -136,7 +143,8 @@ export const TEXT_BOUNCE_FORMATS: readonly TextBounceFormat[] = [
     signature: /Hi\. This is the qmail-send program at /,
     action: 'failed',
     extract: angleBlocks,
-    source: 'qmail-send bounce: "Hi. This is the qmail-send program at mail.example.com. I\'m afraid I wasn\'t able to deliver your message to the following addresses. This is a permanent error; I\'ve given up. Sorry it didn\'t work out." then "<user@example.org>:" and the reason (qmail-send.c, bounce text)',
+    source:
+      'qmail-send bounce: "Hi. This is the qmail-send program at mail.example.com. I\'m afraid I wasn\'t able to deliver your message to the following addresses. This is a permanent error; I\'ve given up. Sorry it didn\'t work out." then "<user@example.org>:" and the reason (qmail-send.c, bounce text)',
   },
   {
     id: 'yahoo',
@@ -144,7 +152,8 @@ export const TEXT_BOUNCE_FORMATS: readonly TextBounceFormat[] = [
     signature: /Sorry, we were unable to deliver your message to the following address/i,
     action: 'failed',
     extract: angleBlocks,
-    source: 'Yahoo bounce: "Sorry, we were unable to deliver your message to the following address." then "<user@example.org>:" and "Remote host said: 554 delivery error: dd This user doesn\'t have a yahoo.com account (…) [0] - mta…"',
+    source:
+      'Yahoo bounce: "Sorry, we were unable to deliver your message to the following address." then "<user@example.org>:" and "Remote host said: 554 delivery error: dd This user doesn\'t have a yahoo.com account (…) [0] - mta…"',
   },
   {
     id: 'exim-delayed',
@@ -152,15 +161,18 @@ export const TEXT_BOUNCE_FORMATS: readonly TextBounceFormat[] = [
     signature: /A message that you sent has not yet been delivered to one or more of its\s+recipients/i,
     action: 'delayed',
     extract: indentedBlocks(/address(?:es)? to which the message has not yet been delivered (?:is|are):/i),
-    source: 'Exim warning message (spec.txt ch. 50, warn_message_file; default text): "A message that you sent has not yet been delivered to one or more of its recipients after more than 24 hours on the queue"',
+    source:
+      'Exim warning message (spec.txt ch. 50, warn_message_file; default text): "A message that you sent has not yet been delivered to one or more of its recipients after more than 24 hours on the queue"',
   },
   {
     id: 'exim',
     mta: 'Exim',
-    signature: /(?:This message was created automatically by mail delivery software|could not be delivered to one or more of its\s+recipients)[\s\S]*following address(?:\(es\))? failed:/i,
+    signature:
+      /(?:This message was created automatically by mail delivery software|could not be delivered to one or more of its\s+recipients)[\s\S]*following address(?:\(es\))? failed:/i,
     action: 'failed',
     extract: indentedBlocks(/following address(?:\(es\))? failed:/i),
-    source: 'Exim bounce (default bounce_message_text): "This message was created automatically by mail delivery software. A message that you sent could not be delivered to one or more of its recipients. This is a permanent error. The following address(es) failed:"',
+    source:
+      'Exim bounce (default bounce_message_text): "This message was created automatically by mail delivery software. A message that you sent could not be delivered to one or more of its recipients. This is a permanent error. The following address(es) failed:"',
   },
   {
     id: 'sendmail-delayed',
@@ -168,7 +180,8 @@ export const TEXT_BOUNCE_FORMATS: readonly TextBounceFormat[] = [
     signature: /-{3,}\s*The following addresses had transient non-fatal errors/i,
     action: 'delayed',
     extract: sendmailBlocks,
-    source: 'Sendmail 8 warning: "**********************************************\\n**      THIS IS A WARNING MESSAGE ONLY      **" and "----- The following addresses had transient non-fatal errors -----"',
+    source:
+      'Sendmail 8 warning: "**********************************************\\n**      THIS IS A WARNING MESSAGE ONLY      **" and "----- The following addresses had transient non-fatal errors -----"',
   },
   {
     id: 'sendmail',
@@ -176,15 +189,18 @@ export const TEXT_BOUNCE_FORMATS: readonly TextBounceFormat[] = [
     signature: /-{3,}\s*The following addresses had permanent fatal errors/i,
     action: 'failed',
     extract: sendmailBlocks,
-    source: 'Sendmail 8 returned mail: "----- The following addresses had permanent fatal errors -----" then "<user@example.org>" and "(reason: 550 5.1.1 <user@example.org>... User unknown)"',
+    source:
+      'Sendmail 8 returned mail: "----- The following addresses had permanent fatal errors -----" then "<user@example.org>" and "(reason: 550 5.1.1 <user@example.org>... User unknown)"',
   },
   {
     id: 'exchange-text',
     mta: 'Microsoft Exchange 2003/2007 (text NDR)',
-    signature: /Your message did not reach some or all of the intended recipients[\s\S]*following recipient\(s\) (?:cannot|could not) be reached/i,
+    signature:
+      /Your message did not reach some or all of the intended recipients[\s\S]*following recipient\(s\) (?:cannot|could not) be reached/i,
     action: 'failed',
     extract: exchangeBlocks,
-    source: 'Exchange NDR: "Your message did not reach some or all of the intended recipients." … "The following recipient(s) cannot be reached:" … "<mail.example.org #5.1.1 smtp;550 5.1.1 User unknown>"',
+    source:
+      'Exchange NDR: "Your message did not reach some or all of the intended recipients." … "The following recipient(s) cannot be reached:" … "<mail.example.org #5.1.1 smtp;550 5.1.1 User unknown>"',
   },
 ];
 

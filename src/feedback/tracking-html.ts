@@ -30,7 +30,11 @@ export function hrefUrl(decoded: string): string {
   return decoded.slice(start, end).replace(/[\t\n\r]/g, '');
 }
 
-interface Edit { start: number; end: number; text: string }
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
 
 /**
  * The html with the open pixel inserted before `</body>` (else `</html>`, else at the end) and each
@@ -47,33 +51,52 @@ export function rewriteHtml(html: string, t: HtmlTracking): string {
   let hrefSeen = false;
   let bodyClose = -1;
   let htmlClose = -1;
-  const tokenizer = new Tokenizer({ decodeEntities: false }, {
-    onopentagname(start, end) { tag = html.slice(start, end).toLowerCase(); hrefSeen = false; },
-    onattribname(start, end) { attr = html.slice(start, end).toLowerCase(); value = null; },
-    onattribdata(start, end) { value = value === null ? { start, end } : { start: value.start, end }; },
-    onattribend(quote) {
-      const v = value as { start: number; end: number } | null;
-      // Only the first href counts, as a browser reads it (HTML §13.2.5.33: duplicates are dropped).
-      if (attr !== 'href' || !LINK_ELEMENTS.has(tag) || hrefSeen) return;
-      hrefSeen = true;
-      if (t.link === null || v === null) return;
-      const url = hrefUrl(decodeHTMLAttribute(decodeText(html.slice(v.start, v.end))));
-      if (!/^https?:/i.test(url)) return;
-      const tracked = t.link(url);
-      if (tracked === null) return;
-      // QuoteType.Unquoted is 1 in htmlparser2: the new value gets quotes of its own.
-      const text = quote === 1 ? `"${escapeAttribute(tracked)}"` : escapeAttribute(tracked);
-      edits.push({ start: v.start, end: v.end, text });
+  const tokenizer = new Tokenizer(
+    { decodeEntities: false },
+    {
+      onopentagname(start, end) {
+        tag = html.slice(start, end).toLowerCase();
+        hrefSeen = false;
+      },
+      onattribname(start, end) {
+        attr = html.slice(start, end).toLowerCase();
+        value = null;
+      },
+      onattribdata(start, end) {
+        value = value === null ? { start, end } : { start: value.start, end };
+      },
+      onattribend(quote) {
+        const v = value as { start: number; end: number } | null;
+        // Only the first href counts, as a browser reads it (HTML §13.2.5.33: duplicates are dropped).
+        if (attr !== 'href' || !LINK_ELEMENTS.has(tag) || hrefSeen) return;
+        hrefSeen = true;
+        if (t.link === null || v === null) return;
+        const url = hrefUrl(decodeHTMLAttribute(decodeText(html.slice(v.start, v.end))));
+        if (!/^https?:/i.test(url)) return;
+        const tracked = t.link(url);
+        if (tracked === null) return;
+        // QuoteType.Unquoted is 1 in htmlparser2: the new value gets quotes of its own.
+        const text = quote === 1 ? `"${escapeAttribute(tracked)}"` : escapeAttribute(tracked);
+        edits.push({ start: v.start, end: v.end, text });
+      },
+      onclosetag(start, end) {
+        const name = html.slice(start, end).toLowerCase();
+        const lt = html.lastIndexOf('<', start);
+        if (name === 'body') bodyClose = lt;
+        else if (name === 'html') htmlClose = lt;
+      },
+      onopentagend() {},
+      onselfclosingtag() {},
+      ontext() {},
+      ontextentity() {},
+      onattribentity() {},
+      oncdata() {},
+      oncomment() {},
+      ondeclaration() {},
+      onprocessinginstruction() {},
+      onend() {},
     },
-    onclosetag(start, end) {
-      const name = html.slice(start, end).toLowerCase();
-      const lt = html.lastIndexOf('<', start);
-      if (name === 'body') bodyClose = lt;
-      else if (name === 'html') htmlClose = lt;
-    },
-    onopentagend() {}, onselfclosingtag() {}, ontext() {}, ontextentity() {}, onattribentity() {},
-    oncdata() {}, oncomment() {}, ondeclaration() {}, onprocessinginstruction() {}, onend() {},
-  });
+  );
   tokenizer.write(html);
   tokenizer.end();
   if (t.pixelUrl !== null) {

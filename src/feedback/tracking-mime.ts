@@ -16,7 +16,12 @@ const MAX_LINE = 998;
 /** Charsets in which bytes below 0x80 are not ASCII, so tags cannot be found byte-wise. */
 const NOT_ASCII_COMPATIBLE = /^(utf-?16|utf-?32|ucs-?2|utf-?7|unicode)/i;
 
-interface Field { name: string; value: string; start: number; end: number }
+interface Field {
+  name: string;
+  value: string;
+  start: number;
+  end: number;
+}
 
 /** The header fields of an entity (unfolded values, offsets of each field incl. its CRLF) and where its body starts. */
 function splitEntity(s: string): { fields: Field[]; bodyStart: number } {
@@ -30,7 +35,13 @@ function splitEntity(s: string): { fields: Field[]; bodyStart: number } {
   while (re.lastIndex < headEnd && (m = re.exec(s)) !== null) {
     const text = (m[1] as string) + (m[2] as string).replace(/\r\n/g, '');
     const colon = text.indexOf(':');
-    if (colon > 0) fields.push({ name: text.slice(0, colon).trim().toLowerCase(), value: text.slice(colon + 1).trim(), start: m.index, end: re.lastIndex });
+    if (colon > 0)
+      fields.push({
+        name: text.slice(0, colon).trim().toLowerCase(),
+        value: text.slice(colon + 1).trim(),
+        start: m.index,
+        end: re.lastIndex,
+      });
   }
   return { fields, bodyStart: end === -1 ? s.length : end + 4 };
 }
@@ -63,7 +74,9 @@ function multipartParts(body: string, boundary: string): { start: number; end: n
 }
 
 function decodeQp(s: string): string {
-  return s.replace(/=[ \t]*\r\n/g, '').replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return s
+    .replace(/=[ \t]*\r\n/g, '')
+    .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 function base64Lines(bytes: Buffer): string {
@@ -84,10 +97,19 @@ function charsetDecoder(charset: string | undefined): ((raw: string) => string) 
   return (raw) => decoder.decode(Buffer.from(raw, 'latin1'));
 }
 
-interface State { tracking: HtmlTracking; pixelPlaced: boolean }
+interface State {
+  tracking: HtmlTracking;
+  pixelPlaced: boolean;
+}
 
 /** A rewritten html leaf entity (headers and body), or null to leave it as it is. */
-function rewriteHtmlPart(entity: string, fields: Field[], bodyStart: number, params: Record<string, string>, state: State): string | null {
+function rewriteHtmlPart(
+  entity: string,
+  fields: Field[],
+  bodyStart: number,
+  params: Record<string, string>,
+  state: State,
+): string | null {
   const disposition = field(fields, 'content-disposition');
   if (disposition && /^attachment\b/i.test(disposition.value)) return null;
   const decodeText = charsetDecoder(params.charset);
@@ -100,16 +122,23 @@ function rewriteHtmlPart(entity: string, fields: Field[], bodyStart: number, par
   else if (cte === 'base64') decoded = Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('latin1');
   else if (cte === '7bit' || cte === '8bit' || cte === 'binary') decoded = body;
   else return null;
-  const rewritten = rewriteHtml(decoded, { ...state.tracking, pixelUrl: state.pixelPlaced ? null : state.tracking.pixelUrl, decodeText });
+  const rewritten = rewriteHtml(decoded, {
+    ...state.tracking,
+    pixelUrl: state.pixelPlaced ? null : state.tracking.pixelUrl,
+    decodeText,
+  });
   if (rewritten === decoded) return null;
   if (state.tracking.pixelUrl !== null) state.pixelPlaced = true;
   const head = entity.slice(0, bodyStart);
   if (cte === 'quoted-printable') return head + qpBody(rewritten);
-  if (cte === 'base64') return head + base64Lines(Buffer.from(rewritten, 'latin1')) + (body.endsWith('\r\n') ? '\r\n' : '');
+  if (cte === 'base64')
+    return head + base64Lines(Buffer.from(rewritten, 'latin1')) + (body.endsWith('\r\n') ? '\r\n' : '');
   if (!rewritten.split('\r\n').some((line) => line.length > MAX_LINE)) return head + rewritten;
   // A long tracked URL can push a line over 998 octets: the part becomes quoted-printable.
   const cteLine = 'Content-Transfer-Encoding: quoted-printable\r\n';
-  const newHead = cteField ? head.slice(0, cteField.start) + cteLine + head.slice(cteField.end) : head.slice(0, -2) + cteLine + head.slice(-2);
+  const newHead = cteField
+    ? head.slice(0, cteField.start) + cteLine + head.slice(cteField.end)
+    : head.slice(0, -2) + cteLine + head.slice(-2);
   return newHead + qpBody(rewritten);
 }
 
@@ -125,7 +154,9 @@ function qpBody(text: string): string {
 function rewriteEntity(entity: string, depth: number, state: State): string {
   const { fields, bodyStart } = splitEntity(entity);
   const ct = field(fields, 'content-type');
-  const parsed = ct ? mimeFuncs.parseHeaderValue(ct.value) : { value: 'text/plain', params: {} as Record<string, string> };
+  const parsed = ct
+    ? mimeFuncs.parseHeaderValue(ct.value)
+    : { value: 'text/plain', params: {} as Record<string, string> };
   const type = String(parsed.value || 'text/plain').toLowerCase();
   const params = parsed.params as Record<string, string>;
   if (type === 'text/html') return rewriteHtmlPart(entity, fields, bodyStart, params, state) ?? entity;
@@ -154,13 +185,21 @@ export function htmlBodies(message: string): string[] {
   const walk = (entity: string, depth: number): void => {
     const { fields, bodyStart } = splitEntity(entity);
     const ct = field(fields, 'content-type');
-    const parsed = ct ? mimeFuncs.parseHeaderValue(ct.value) : { value: 'text/plain', params: {} as Record<string, string> };
+    const parsed = ct
+      ? mimeFuncs.parseHeaderValue(ct.value)
+      : { value: 'text/plain', params: {} as Record<string, string> };
     const type = String(parsed.value || 'text/plain').toLowerCase();
     const params = parsed.params as Record<string, string>;
     const body = entity.slice(bodyStart);
     if (type === 'text/html') {
       const cte = (field(fields, 'content-transfer-encoding')?.value ?? '7bit').toLowerCase();
-      out.push(cte === 'quoted-printable' ? decodeQp(body) : cte === 'base64' ? Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('latin1') : body);
+      out.push(
+        cte === 'quoted-printable'
+          ? decodeQp(body)
+          : cte === 'base64'
+            ? Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('latin1')
+            : body,
+      );
     } else if (type.startsWith('multipart/') && depth < MAX_DEPTH && params.boundary) {
       for (const p of multipartParts(body, params.boundary)) walk(body.slice(p.start, p.end), depth + 1);
     }

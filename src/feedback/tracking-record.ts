@@ -17,9 +17,15 @@ type TrackingDeps = Pick<Deps, 'db' | 'clock' | 'ids'>;
 
 /** When the recipient's `delivered` event happened, if it did. */
 async function deliveredAt(deps: TrackingDeps, messageId: string, address: string): Promise<number | null> {
-  const row = await deps.db.selectFrom('events').select('occurred_at')
-    .where('message_id', '=', messageId).where('recipient', '=', address).where('event', '=', 'delivered')
-    .orderBy('occurred_at', 'desc').limit(1).executeTakeFirst();
+  const row = await deps.db
+    .selectFrom('events')
+    .select('occurred_at')
+    .where('message_id', '=', messageId)
+    .where('recipient', '=', address)
+    .where('event', '=', 'delivered')
+    .orderBy('occurred_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row ? Number(row.occurred_at) : null;
 }
 
@@ -35,8 +41,10 @@ export async function recordOpen(deps: TrackingDeps, secret: Buffer, hit: Tracki
   if (r === null || !r.trackOpens) return false;
   const verdict = classifyOpen(hit.userAgent, deps.clock.now(), await deliveredAt(deps, r.messageId, r.address));
   const details = {
-    user_agent: hit.userAgent, ...(hit.ip !== null ? { ip: hit.ip } : {}),
-    automated: verdict.automated, ...(verdict.reason !== undefined ? { automated_reason: verdict.reason } : {}),
+    user_agent: hit.userAgent,
+    ...(hit.ip !== null ? { ip: hit.ip } : {}),
+    automated: verdict.automated,
+    ...(verdict.reason !== undefined ? { automated_reason: verdict.reason } : {}),
     ...(verdict.proxy !== undefined ? { proxy: verdict.proxy } : {}),
   };
   return recordFeedback(deps, r, 'opened', details, hit.onceKey !== undefined ? [hit.onceKey] : []);
@@ -46,7 +54,11 @@ export async function recordOpen(deps: TrackingDeps, secret: Buffer, hit: Tracki
  * GET /t/c/<token>: the original URL of a valid click token (null for a tampered, unsigned or
  * garbled one: never a redirect), and `clicked` recorded when the message had click tracking on.
  */
-export async function recordClick(deps: TrackingDeps, secret: Buffer, hit: TrackingHit): Promise<{ url: string; recorded: boolean } | null> {
+export async function recordClick(
+  deps: TrackingDeps,
+  secret: Buffer,
+  hit: TrackingHit,
+): Promise<{ url: string; recorded: boolean } | null> {
   const t = readToken(secret, 'click', hit.token);
   if (t === null) return null;
   const r = await loadTrackedRecipient(deps.db, t.recipientId);

@@ -44,7 +44,10 @@ export function trackingUrls(secret: Buffer, publicUrl: string, recipientId: str
 
 /** RFC 8058 §3.1: an https URI in List-Unsubscribe and the One-Click key in List-Unsubscribe-Post. */
 export function unsubscribeHeaders(url: string): [string, string][] {
-  return [['List-Unsubscribe', `<${url}>`], ['List-Unsubscribe-Post', 'List-Unsubscribe=One-Click']];
+  return [
+    ['List-Unsubscribe', `<${url}>`],
+    ['List-Unsubscribe-Post', 'List-Unsubscribe=One-Click'],
+  ];
 }
 
 /**
@@ -54,12 +57,23 @@ export function unsubscribeHeaders(url: string): [string, string][] {
  * (generated from the untracked html when it was not given). A relayed message (`mime`, latin1)
  * keeps its own bytes except its html parts (tracking-mime.ts) and the prepended fields.
  */
-export function renderTracked(message: { mime: string | null; draft: MessageDraft | null }, flags: TrackingFlags, urls: TrackingUrls): Buffer {
-  const html: HtmlTracking = { pixelUrl: flags.opens ? urls.pixel : null, link: flags.clicks ? (u) => urls.link(u) : null };
+export function renderTracked(
+  message: { mime: string | null; draft: MessageDraft | null },
+  flags: TrackingFlags,
+  urls: TrackingUrls,
+): Buffer {
+  const html: HtmlTracking = {
+    pixelUrl: flags.opens ? urls.pixel : null,
+    link: flags.clicks ? (u) => urls.link(u) : null,
+  };
   const tracksHtml = flags.opens || flags.clicks;
   if (message.mime !== null) {
     let s = tracksHtml ? trackMimeHtml(message.mime, html) : message.mime;
-    if (flags.unsubscribe) s = unsubscribeHeaders(urls.unsubscribe).map(([n, v]) => `${n}: ${v}\r\n`).join('') + s;
+    if (flags.unsubscribe)
+      s =
+        unsubscribeHeaders(urls.unsubscribe)
+          .map(([n, v]) => `${n}: ${v}\r\n`)
+          .join('') + s;
     return Buffer.from(s, 'latin1');
   }
   const d = message.draft as MessageDraft;

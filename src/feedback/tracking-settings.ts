@@ -6,7 +6,11 @@ import type { TrackingFlags } from './tracking-render.js';
 /** The message's tracking: each override when given, else the sending domain's default (docs/tracking.md, Settings). */
 export function resolveTracking(defaults: TrackingFlags, req: Pick<SendRequest, 'tracking'>): TrackingFlags {
   const o = req.tracking ?? {};
-  return { opens: o.opens ?? defaults.opens, clicks: o.clicks ?? defaults.clicks, unsubscribe: o.unsubscribe ?? defaults.unsubscribe };
+  return {
+    opens: o.opens ?? defaults.opens,
+    clicks: o.clicks ?? defaults.clicks,
+    unsubscribe: o.unsubscribe ?? defaults.unsubscribe,
+  };
 }
 
 const UNSUBSCRIBE_FIELDS = new Set(['list-unsubscribe', 'list-unsubscribe-post']);
@@ -18,7 +22,8 @@ const UNSUBSCRIBE_FIELDS = new Set(['list-unsubscribe', 'list-unsubscribe-post']
  */
 export function unsubscribeConflict(flags: TrackingFlags, req: Pick<SendRequest, 'headers' | 'mime'>): ApiError | null {
   if (!flags.unsubscribe) return null;
-  const why = 'is set by the service when unsubscribe is on for this message; remove it, or turn unsubscribe off for this message';
+  const why =
+    'is set by the service when unsubscribe is on for this message; remove it, or turn unsubscribe off for this message';
   if (req.mime) {
     const f = splitMessage(req.mime.raw).fields.find((x) => UNSUBSCRIBE_FIELDS.has(x.name));
     if (!f) return null;

@@ -21,7 +21,10 @@ function ulidBytes(ulid: string): Buffer {
   let n = 0n;
   for (const ch of ulid) n = (n << 5n) | BigInt(CROCKFORD.indexOf(ch));
   const out = Buffer.alloc(ULID_BYTES);
-  for (let i = ULID_BYTES - 1; i >= 0; i--) { out[i] = Number(n & 0xffn); n >>= 8n; }
+  for (let i = ULID_BYTES - 1; i >= 0; i--) {
+    out[i] = Number(n & 0xffn);
+    n >>= 8n;
+  }
   return out;
 }
 
@@ -29,7 +32,10 @@ function ulidText(bytes: Buffer): string {
   let n = 0n;
   for (const b of bytes) n = (n << 8n) | BigInt(b);
   let s = '';
-  for (let i = 0; i < 26; i++) { s = CROCKFORD[Number(n & 31n)] + s; n >>= 5n; }
+  for (let i = 0; i < 26; i++) {
+    s = CROCKFORD[Number(n & 31n)] + s;
+    n >>= 5n;
+  }
   return s;
 }
 
@@ -40,7 +46,11 @@ function mac(secret: Buffer, body: Buffer): Buffer {
 /** A token of `kind` for recipient `rcp_…`, carrying `payload` (the click's URL). */
 export function makeToken(secret: Buffer, kind: TokenKind, recipientId: string, payload = ''): string {
   if (!RECIPIENT_ID.test(recipientId)) throw new Error(`not a recipient id: ${recipientId}`);
-  const body = Buffer.concat([Buffer.from([TOKEN_KINDS[kind]]), ulidBytes(recipientId.slice(4)), Buffer.from(payload, 'utf8')]);
+  const body = Buffer.concat([
+    Buffer.from([TOKEN_KINDS[kind]]),
+    ulidBytes(recipientId.slice(4)),
+    Buffer.from(payload, 'utf8'),
+  ]);
   return Buffer.concat([body, mac(secret, body)]).toString('base64url');
 }
 
@@ -50,7 +60,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * Reads a token of `kind`: the recipient id and payload, or null when it is malformed, of another
  * kind, or its MAC does not verify (compared in constant time).
  */
-export function readToken(secret: Buffer, kind: TokenKind, token: string): { recipientId: string; payload: string } | null {
+export function readToken(
+  secret: Buffer,
+  kind: TokenKind,
+  token: string,
+): { recipientId: string; payload: string } | null {
   if (!/^[A-Za-z0-9_-]+$/.test(token)) return null;
   const raw = Buffer.from(token, 'base64url');
   // Only the canonical spelling: no second token string for the same bytes.

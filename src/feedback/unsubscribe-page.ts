@@ -14,15 +14,19 @@ function page(title: string, body: string): string {
 export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
 } as const;
 
 /** GET /u/<token>: asks before it acts, so a link scanner that follows the URL changes nothing. */
 export function confirmPage(address: string): string {
-  return page('Unsubscribe', `<p>Stop sending mail to <strong>${escapeText(address)}</strong>?</p>
-<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><input type="hidden" name="via" value="page"><button type="submit">Unsubscribe</button></form>`);
+  return page(
+    'Unsubscribe',
+    `<p>Stop sending mail to <strong>${escapeText(address)}</strong>?</p>
+<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><input type="hidden" name="via" value="page"><button type="submit">Unsubscribe</button></form>`,
+  );
 }
 
 /** After the POST: the same words for a first and a repeated unsubscribe. */
@@ -32,7 +36,10 @@ export function unsubscribedPage(address: string): string {
 
 /** A token that is not ours, or was changed: nothing was done. */
 export function invalidLinkPage(what: 'unsubscribe' | 'click'): string {
-  return page('This link is not valid', what === 'unsubscribe'
-    ? '<p>This unsubscribe link is incomplete or was changed, so nothing was done. Use the link from the message itself, copied whole.</p>'
-    : '<p>This link is incomplete or was changed, so it leads nowhere. Use the link from the message itself, copied whole.</p>');
+  return page(
+    'This link is not valid',
+    what === 'unsubscribe'
+      ? '<p>This unsubscribe link is incomplete or was changed, so nothing was done. Use the link from the message itself, copied whole.</p>'
+      : '<p>This link is incomplete or was changed, so it leads nowhere. Use the link from the message itself, copied whole.</p>',
+  );
 }

@@ -6,7 +6,11 @@ import { readToken } from './tracking-token.js';
 export type UnsubscribeResult = { kind: 'recorded' | 'already'; address: string } | { kind: 'invalid' };
 
 /** The recipient an unsubscribe token names (for the confirmation page), or null for a bad token. */
-export async function unsubscribeTarget(deps: Pick<Deps, 'db'>, secret: Buffer, token: string): Promise<{ address: string } | null> {
+export async function unsubscribeTarget(
+  deps: Pick<Deps, 'db'>,
+  secret: Buffer,
+  token: string,
+): Promise<{ address: string } | null> {
   const t = readToken(secret, 'unsubscribe', token);
   if (t === null) return null;
   const r = await loadTrackedRecipient(deps.db, t.recipientId);
@@ -19,11 +23,17 @@ export async function unsubscribeTarget(deps: Pick<Deps, 'db'>, secret: Buffer, 
  * docs/tracking.md). Idempotent: the key `unsubscribed:<recipient id>` is taken in the same
  * transaction, so a repeat writes nothing.
  */
-export async function recordUnsubscribe(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, secret: Buffer, hit: { token: string; userAgent: string; method: 'one-click' | 'page' }): Promise<UnsubscribeResult> {
+export async function recordUnsubscribe(
+  deps: Pick<Deps, 'db' | 'clock' | 'ids'>,
+  secret: Buffer,
+  hit: { token: string; userAgent: string; method: 'one-click' | 'page' },
+): Promise<UnsubscribeResult> {
   const t = readToken(secret, 'unsubscribe', hit.token);
   if (t === null) return { kind: 'invalid' };
   const r = await loadTrackedRecipient(deps.db, t.recipientId);
   if (r === null) return { kind: 'invalid' };
-  const recorded = await recordFeedback(deps, r, 'unsubscribed', { method: hit.method, user_agent: hit.userAgent }, [`unsubscribed:${r.recipientId}`]);
+  const recorded = await recordFeedback(deps, r, 'unsubscribed', { method: hit.method, user_agent: hit.userAgent }, [
+    `unsubscribed:${r.recipientId}`,
+  ]);
   return { kind: recorded ? 'recorded' : 'already', address: r.address };
 }

@@ -34,7 +34,11 @@ export const BUDGET_RETRY_AFTER = 2;
 
 /** The errors the guard raises; build-app.ts turns them into API errors by `code`. */
 export class BodyGuardError extends Error {
-  constructor(readonly code: 'POSTHORN_BODY_BUDGET' | 'POSTHORN_BODY_TOO_SLOW', readonly statusCode: number, message: string) {
+  constructor(
+    readonly code: 'POSTHORN_BODY_BUDGET' | 'POSTHORN_BODY_TOO_SLOW',
+    readonly statusCode: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -58,15 +62,28 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
     const lengthHeader = req.headers['content-length'];
     const chunked = req.headers['transfer-encoding'] !== undefined;
     const declared = lengthHeader === undefined ? null : Number(lengthHeader);
-    if (!chunked && (declared === null || declared === 0)) { done(null, payload); return; }
+    if (!chunked && (declared === null || declared === 0)) {
+      done(null, payload);
+      return;
+    }
     // Over the route's limit: Fastify answers 413 from the header alone, without reading.
-    if (declared !== null && declared > req.routeOptions.bodyLimit) { done(null, payload); return; }
+    if (declared !== null && declared > req.routeOptions.bodyLimit) {
+      done(null, payload);
+      return;
+    }
 
-    const busy = () => new BodyGuardError('POSTHORN_BODY_BUDGET', 503,
-      `the server is holding as many request bodies as it may (POSTHORN_HTTP_BODY_BUDGET); retry after ${BUDGET_RETRY_AFTER} s`);
+    const busy = () =>
+      new BodyGuardError(
+        'POSTHORN_BODY_BUDGET',
+        503,
+        `the server is holding as many request bodies as it may (POSTHORN_HTTP_BODY_BUDGET); retry after ${BUDGET_RETRY_AFTER} s`,
+      );
     let reserved = 0;
     if (declared !== null) {
-      if (!opts.budget.tryReserve(declared)) { done(busy(), payload); return; }
+      if (!opts.budget.tryReserve(declared)) {
+        done(busy(), payload);
+        return;
+      }
       reserved = declared;
     }
 
@@ -79,8 +96,13 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
       const remaining = declared === null ? Infinity : declared - atWindowStart;
       const needed = Math.min(remaining, Math.ceil((opts.minRate * opts.windowMs) / 1000));
       if (received - atWindowStart < needed) {
-        counter.destroy(new BodyGuardError('POSTHORN_BODY_TOO_SLOW', 408,
-          `the request body arrived at under ${opts.minRate} bytes per second (POSTHORN_HTTP_MIN_BODY_RATE); ${received} of ${declared ?? 'an unknown number of'} bytes came`));
+        counter.destroy(
+          new BodyGuardError(
+            'POSTHORN_BODY_TOO_SLOW',
+            408,
+            `the request body arrived at under ${opts.minRate} bytes per second (POSTHORN_HTTP_MIN_BODY_RATE); ${received} of ${declared ?? 'an unknown number of'} bytes came`,
+          ),
+        );
       }
       atWindowStart = received;
     }, opts.windowMs);
@@ -91,7 +113,10 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
         received += chunk.length;
         // A chunked body has no length to reserve up front: each chunk is reserved on arrival.
         if (declared === null && !released) {
-          if (!opts.budget.tryReserve(chunk.length)) { cb(busy()); return; }
+          if (!opts.budget.tryReserve(chunk.length)) {
+            cb(busy());
+            return;
+          }
           reserved += chunk.length;
         }
         (counter as Transform & { receivedEncodedLength: number }).receivedEncodedLength = received;

@@ -15,7 +15,6 @@ import { trackingRoutes } from './routes/tracking.js';
 import { createSubmitPipeline, type SubmitPipeline } from '../send/submit.js';
 import { requireKey } from './require-key.js';
 
-
 /** Bytes of an unwanted body Node may read and throw away to keep a connection open (see onSend). */
 const DISCARD_LIMIT = 64 * 1024;
 
@@ -26,7 +25,14 @@ const DISCARD_LIMIT = 64 * 1024;
  * (docs/api.md, Authentication), and an unauthenticated caller cannot make the process buffer
  * anything. Bodies are read raw, so the pipeline, not Fastify, names the bad field.
  */
-export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; key: string | Buffer }; pipeline?: SubmitPipeline; budget?: BodyBudget } = {}): FastifyInstance {
+export function buildApp(
+  deps: Deps,
+  opts: {
+    https?: { cert: string | Buffer; key: string | Buffer };
+    pipeline?: SubmitPipeline;
+    budget?: BodyBudget;
+  } = {},
+): FastifyInstance {
   const c = deps.config;
   // Node's own deadlines (http.createServer): headersTimeout for the request line and headers,
   // requestTimeout for the whole request with its body; both answer 408 and close. Node checks
@@ -49,7 +55,10 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
     // Errors Fastify raises before any route runs (a path with a malformed percent-escape such as
     // `/v1/%ff`, RFC 3986 §2.1) get the API's error body too, not Fastify's own shape.
     frameworkErrors: (err, _req, reply) => {
-      const hint = err.code === 'FST_ERR_BAD_URL' ? '; percent-escapes in a path must be %XX hex pairs encoding UTF-8 (RFC 3986 §2.1)' : '';
+      const hint =
+        err.code === 'FST_ERR_BAD_URL'
+          ? '; percent-escapes in a path must be %XX hex pairs encoding UTF-8 (RFC 3986 §2.1)'
+          : '';
       sendError(reply, apiError('invalid_request', `${err.message}${hint}`, 'url'));
     },
     // Fastify sets the server's requestTimeout from its own option (0 by default): pass it here too.
@@ -71,7 +80,10 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
   // An unknown route is answered from the request line alone: Fastify would otherwise read (and
   // buffer) a body for it first, a way around requireKey for an unauthenticated caller.
   app.addHook('onRequest', (req, reply, done) => {
-    if (!req.is404) { done(); return; }
+    if (!req.is404) {
+      done();
+      return;
+    }
     // Answered here, so `done` is not called (Fastify's rule for a callback hook that replies).
     sendError(reply, apiError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
   });
@@ -79,15 +91,31 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
     sendError(reply, apiError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
   });
   app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, req, reply) => {
-    if (err.code === 'POSTHORN_BODY_BUDGET') return sendError(reply, apiError('server_busy', err.message, undefined, BUDGET_RETRY_AFTER));
-    if (err.code === 'POSTHORN_BODY_TOO_SLOW') return sendError(reply, apiError('request_timeout', err.message, 'body'));
+    if (err.code === 'POSTHORN_BODY_BUDGET')
+      return sendError(reply, apiError('server_busy', err.message, undefined, BUDGET_RETRY_AFTER));
+    if (err.code === 'POSTHORN_BODY_TOO_SLOW')
+      return sendError(reply, apiError('request_timeout', err.message, 'body'));
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       // A Content-Type that is not a media type at all (RFC 9110 §8.3.1), e.g. `foo` or empty.
-      return sendError(reply, apiError('invalid_request', `Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')} is not a media type; send application/json`, 'Content-Type'));
+      return sendError(
+        reply,
+        apiError(
+          'invalid_request',
+          `Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')} is not a media type; send application/json`,
+          'Content-Type',
+        ),
+      );
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       const limit = req.routeOptions.bodyLimit ?? BODY_LIMIT;
-      return sendError(reply, apiError('payload_too_large', `request body is over ${limit} bytes${limit === BODY_LIMIT ? ' (10 MiB)' : ''}`, 'body'));
+      return sendError(
+        reply,
+        apiError(
+          'payload_too_large',
+          `request body is over ${limit} bytes${limit === BODY_LIMIT ? ' (10 MiB)' : ''}`,
+          'body',
+        ),
+      );
     }
     if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
       return sendError(reply, apiError('invalid_request', err.message, 'body'));
@@ -111,7 +139,14 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
     done(null, payload);
   });
 
-  app.addHook('preParsing', bodyGuard({ budget: opts.budget ?? createBodyBudget(c.httpBodyBudget), minRate: c.httpMinBodyRate, windowMs: c.httpBodyRateWindow }));
+  app.addHook(
+    'preParsing',
+    bodyGuard({
+      budget: opts.budget ?? createBodyBudget(c.httpBodyBudget),
+      minRate: c.httpMinBodyRate,
+      windowMs: c.httpBodyRateWindow,
+    }),
+  );
 
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
@@ -136,14 +171,36 @@ export function buildApp(deps: Deps, opts: { https?: { cert: string | Buffer; ke
  */
 function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, reason, body] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-    ? [408, 'Request Timeout', errorBody(apiError('request_timeout', 'the request (headers and body) did not arrive in time (POSTHORN_HTTP_HEADERS_TIMEOUT, POSTHORN_HTTP_BODY_TIMEOUT)'))]
-    : err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', errorBody(apiError('headers_too_large', 'the request line and headers are over 16 KiB (Node\'s limit on a request head)', 'headers'))]
-      : [400, 'Bad Request', errorBody(apiError('invalid_request', 'malformed HTTP request'))];
+  const [status, reason, body] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [
+          408,
+          'Request Timeout',
+          errorBody(
+            apiError(
+              'request_timeout',
+              'the request (headers and body) did not arrive in time (POSTHORN_HTTP_HEADERS_TIMEOUT, POSTHORN_HTTP_BODY_TIMEOUT)',
+            ),
+          ),
+        ]
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [
+            431,
+            'Request Header Fields Too Large',
+            errorBody(
+              apiError(
+                'headers_too_large',
+                "the request line and headers are over 16 KiB (Node's limit on a request head)",
+                'headers',
+              ),
+            ),
+          ]
+        : [400, 'Bad Request', errorBody(apiError('invalid_request', 'malformed HTTP request'))];
   const json = JSON.stringify(body);
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+    );
   }
   socket.destroy(err);
 }

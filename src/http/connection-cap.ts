@@ -18,8 +18,12 @@ export function clientKey(address: string): string {
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
   // An embedded dotted IPv4 tail takes two groups, but it lies past the first four: ignore its form.
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /**
@@ -28,7 +32,11 @@ export function clientKey(address: string): string {
  * and other addresses are untouched. Node's `server.maxConnections` is a single global cap, which
  * one client could fill on its own; hence this per-address count.
  */
-export function capConnectionsPerClient(server: Server, max: number, log: Pick<Logger, 'warn'>): { open(address: string): number } {
+export function capConnectionsPerClient(
+  server: Server,
+  max: number,
+  log: Pick<Logger, 'warn'>,
+): { open(address: string): number } {
   const counts = new Map<string, number>();
   const warned = new Set<string>();
   if (max > 0) {

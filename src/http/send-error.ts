@@ -8,7 +8,7 @@ import { ERROR_TABLE, errorBody, type ApiError } from '../core/api-errors.js';
  */
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   if (err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
-  if (err.type === 'invalid_key' && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Bearer realm="posthorn"');
+  if (err.type === 'invalid_key' && !reply.hasHeader('www-authenticate'))
+    reply.header('WWW-Authenticate', 'Bearer realm="posthorn"');
   return reply.code(ERROR_TABLE[err.type].status).send(errorBody(err));
 }
-

@@ -29,8 +29,13 @@ type TlsConfig = Pick<Config, 'tlsCert' | 'tlsKey' | 'dataDir' | 'hostname'>;
  * matching PEM pair); otherwise the self-signed certificate in `<dataDir>/tls/`, generated on first
  * use and again only when it expires, the hostname changes or the files are damaged.
  */
-export async function loadTlsMaterial(config: TlsConfig, log: Pick<Logger, 'info' | 'warn'>, clock: Clock = systemClock): Promise<TlsMaterial> {
-  if (config.tlsCert !== null && config.tlsKey !== null) return readOperatorFiles(config.tlsCert, config.tlsKey, log, clock);
+export async function loadTlsMaterial(
+  config: TlsConfig,
+  log: Pick<Logger, 'info' | 'warn'>,
+  clock: Clock = systemClock,
+): Promise<TlsMaterial> {
+  if (config.tlsCert !== null && config.tlsKey !== null)
+    return readOperatorFiles(config.tlsCert, config.tlsKey, log, clock);
   // Absolute, because the path is printed for `curl --cacert` run from any directory.
   const dir = resolve(config.dataDir, 'tls');
   const certPath = join(dir, 'cert.pem');
@@ -50,7 +55,12 @@ export async function loadTlsMaterial(config: TlsConfig, log: Pick<Logger, 'info
   return { ...fresh, generated: true, certPath };
 }
 
-async function readOperatorFiles(certPath: string, keyPath: string, log: Pick<Logger, 'warn'>, clock: Clock): Promise<TlsMaterial> {
+async function readOperatorFiles(
+  certPath: string,
+  keyPath: string,
+  log: Pick<Logger, 'warn'>,
+  clock: Clock,
+): Promise<TlsMaterial> {
   const cert = await readFile(certPath, 'utf8').catch((err: Error) => {
     throw new ConfigError(`POSTHORN_TLS_CERT: cannot read ${certPath}: ${err.message}`);
   });
@@ -71,7 +81,8 @@ async function readOperatorFiles(certPath: string, keyPath: string, log: Pick<Lo
   }
   if (!matches) throw new ConfigError(`POSTHORN_TLS_KEY: ${keyPath} is not the key of the certificate in ${certPath}`);
   // The operator's certificate is theirs to renew: warn, but serving it beats refusing to start.
-  if (Date.parse(x509.validTo) <= clock.now()) log.warn({ certPath, validTo: x509.validTo }, 'the TLS certificate in POSTHORN_TLS_CERT has expired');
+  if (Date.parse(x509.validTo) <= clock.now())
+    log.warn({ certPath, validTo: x509.validTo }, 'the TLS certificate in POSTHORN_TLS_CERT has expired');
   return { cert, key, generated: false, certPath };
 }
 
@@ -89,7 +100,8 @@ function staleReason(cert: string, key: string, hostname: string, now: number): 
     const x509 = new X509Certificate(cert);
     if (!x509.checkPrivateKey(createPrivateKey(key))) return 'the key does not match the certificate';
     if (Date.parse(x509.validTo) - RENEW_BEFORE <= now) return `it expires ${x509.validTo}`;
-    if (commonName(x509) !== hostname || x509.checkHost(hostname) === undefined) return `it was made for another hostname (${x509.subject.replace(/\n/g, ', ')})`;
+    if (commonName(x509) !== hostname || x509.checkHost(hostname) === undefined)
+      return `it was made for another hostname (${x509.subject.replace(/\n/g, ', ')})`;
     return undefined;
   } catch {
     return 'the stored files are not a PEM certificate and key';
@@ -115,7 +127,14 @@ async function generateSelfSigned(hostname: string, now: number): Promise<{ cert
       { name: 'extKeyUsage', serverAuth: true },
       // RFC 6125 §6.4.4: clients match the subjectAltName, not the CN; loopback names and
       // addresses are included so the sandbox works as https://localhost and https://127.0.0.1.
-      { name: 'subjectAltName', altNames: [...dnsNames.map((value) => ({ type: 2 as const, value })), { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          ...dnsNames.map((value) => ({ type: 2 as const, value })),
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
     ],
   });
   return { cert: pems.cert, key: pems.private };

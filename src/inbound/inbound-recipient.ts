@@ -4,7 +4,9 @@ import { readToken } from '../feedback/match-report.js';
 import type { Database } from '../storage/database.js';
 
 /** The verdict on one RCPT TO of the inbound MX. */
-export type RcptVerdict = { ok: true; as: 'return_path' | 'complaint_address' | 'postmaster' } | { ok: false; code: number; enhanced: string; message: string };
+export type RcptVerdict =
+  | { ok: true; as: 'return_path' | 'complaint_address' | 'postmaster' }
+  | { ok: false; code: number; enhanced: string; message: string };
 
 /** What the RCPT check needs: the domains table, the return-path secret and the configured names. */
 export interface RcptContext {
@@ -18,7 +20,11 @@ export interface RcptContext {
 async function isBounceDomain(ctx: RcptContext, domain: string): Promise<boolean> {
   if (domain === ctx.bounceHost.toLowerCase()) return true;
   if (!domain.startsWith('bounce.')) return false;
-  const row = await ctx.db.selectFrom('domains').select('id').where('name', '=', domain.slice('bounce.'.length)).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('domains')
+    .select('id')
+    .where('name', '=', domain.slice('bounce.'.length))
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -35,9 +41,15 @@ async function isBounceDomain(ctx: RcptContext, domain: string): Promise<boolean
 export async function checkInboundRecipient(ctx: RcptContext, address: string): Promise<RcptVerdict> {
   if (address.toLowerCase() === ctx.complaintAddress.toLowerCase()) return { ok: true, as: 'complaint_address' };
   const parsed = parseAddress(address);
-  if ('error' in parsed) return { ok: false, code: 553, enhanced: '5.1.3', message: `Recipient ${address} ${parsed.error}.` };
+  if ('error' in parsed)
+    return { ok: false, code: 553, enhanced: '5.1.3', message: `Recipient ${address} ${parsed.error}.` };
   if (!(await isBounceDomain(ctx, parsed.domain))) {
-    return { ok: false, code: 550, enhanced: '5.7.1', message: `Relaying denied: this server takes only bounces and complaint reports for Posthorn, not mail for ${parsed.domain}.` };
+    return {
+      ok: false,
+      code: 550,
+      enhanced: '5.7.1',
+      message: `Relaying denied: this server takes only bounces and complaint reports for Posthorn, not mail for ${parsed.domain}.`,
+    };
   }
   if (parsed.local.toLowerCase() === 'postmaster') return { ok: true, as: 'postmaster' };
   const token = readToken(ctx.secret, ctx.bounceHost, `${parsed.local}@${parsed.domain}`);

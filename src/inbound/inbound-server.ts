@@ -36,13 +36,22 @@ export type OnStored = (reportId: string) => void;
  * and committed before the 250 (a database failure is 451 and the sender retries); processing
  * happens after, and a crash in between is caught by the pending pass.
  */
-export function createInboundServer(deps: Deps, opts: { tls: { cert: string; key: string }; secret: Buffer; onStored: OnStored }): SMTPServer {
+export function createInboundServer(
+  deps: Deps,
+  opts: { tls: { cert: string; key: string }; secret: Buffer; onStored: OnStored },
+): SMTPServer {
   const maxSize = deps.config.inboundMaxSize;
   const rate = createClientRateLimit(deps.config.inboundRateLimit);
-  const rcptContext = { db: deps.db, secret: opts.secret, bounceHost: deps.config.bounceHost, complaintAddress: deps.config.complaintAddress };
+  const rcptContext = {
+    db: deps.db,
+    secret: opts.secret,
+    bounceHost: deps.config.bounceHost,
+    complaintAddress: deps.config.complaintAddress,
+  };
   const refuse = (session: InboundSession, err: Error & { responseCode: number }): Error => {
     session.posthorn ??= { errors: 0 };
-    if (++session.posthorn.errors > INBOUND_LIMITS.maxErrors) return smtpError(421, '4.7.0', 'Too many errors in this session; closing.');
+    if (++session.posthorn.errors > INBOUND_LIMITS.maxErrors)
+      return smtpError(421, '4.7.0', 'Too many errors in this session; closing.');
     return err;
   };
   const server: SMTPServer = new SMTPServer({
@@ -61,7 +70,12 @@ export function createInboundServer(deps: Deps, opts: { tls: { cert: string; key
     onConnect(session: InboundSession, callback) {
       const mailMs = deps.config.inboundMailTimeout;
       setTimeout(() => {
-        if (!session.posthorn?.mailSeen) closeSession(server, session.id, replyText('4.7.0', `No MAIL within ${Math.ceil(mailMs / 1000)} s; closing.`));
+        if (!session.posthorn?.mailSeen)
+          closeSession(
+            server,
+            session.id,
+            replyText('4.7.0', `No MAIL within ${Math.ceil(mailMs / 1000)} s; closing.`),
+          );
       }, mailMs).unref();
       return callback();
     },
@@ -75,7 +89,13 @@ export function createInboundServer(deps: Deps, opts: { tls: { cert: string; key
       const verdict = rate.take(session.remoteAddress, deps.clock.now());
       if (!verdict.ok) {
         const wait = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
-        return callback(smtpError(421, '4.7.0', `Too many reports from ${session.remoteAddress} (limit ${deps.config.inboundRateLimit} per minute); try again in ${wait} s.`));
+        return callback(
+          smtpError(
+            421,
+            '4.7.0',
+            `Too many reports from ${session.remoteAddress} (limit ${deps.config.inboundRateLimit} per minute); try again in ${wait} s.`,
+          ),
+        );
       }
       // Any sender, the null one included: reports come from MAILER-DAEMONs and feedback loops.
       session.posthorn ??= { errors: 0 };
@@ -84,13 +104,15 @@ export function createInboundServer(deps: Deps, opts: { tls: { cert: string; key
     },
 
     onRcptTo(address: SMTPServerAddress, session: InboundSession, callback) {
-      checkInboundRecipient(rcptContext, address.address).then((v) => {
-        if (v.ok) return callback();
-        return callback(refuse(session, smtpError(v.code, v.enhanced, v.message)));
-      }).catch((err: unknown) => {
-        deps.log.error({ err }, 'inbound: recipient check failed');
-        callback(smtpError(451, '4.3.0', 'Temporary failure; try again.'));
-      });
+      checkInboundRecipient(rcptContext, address.address)
+        .then((v) => {
+          if (v.ok) return callback();
+          return callback(refuse(session, smtpError(v.code, v.enhanced, v.message)));
+        })
+        .catch((err: unknown) => {
+          deps.log.error({ err }, 'inbound: recipient check failed');
+          callback(smtpError(451, '4.3.0', 'Temporary failure; try again.'));
+        });
     },
 
     onData(stream: SMTPServerDataStream, session: InboundSession, callback) {
@@ -103,20 +125,27 @@ export function createInboundServer(deps: Deps, opts: { tls: { cert: string; key
       });
       stream.on('end', () => {
         if (stream.sizeExceeded || bytes > maxSize) {
-          return callback(refuse(session, smtpError(552, '5.3.4', `Report is over the ${maxSize}-byte limit of this server.`)));
+          return callback(
+            refuse(session, smtpError(552, '5.3.4', `Report is over the ${maxSize}-byte limit of this server.`)),
+          );
         }
         const report = {
-          raw: Buffer.concat(chunks), mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          rcptTo: session.envelope.rcptTo.map((r) => r.address), remoteAddress: session.remoteAddress,
+          raw: Buffer.concat(chunks),
+          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          rcptTo: session.envelope.rcptTo.map((r) => r.address),
+          remoteAddress: session.remoteAddress,
         };
-        storeReport(deps, report).then((id) => {
-          callback(null, `2.0.0 Report accepted as ${id}`);
-          opts.onStored(id);
-        }).catch((err: unknown) => {
-          if (err instanceof ReportRefused) return callback(refuse(session, smtpError(550, '5.6.0', `Report refused: ${err.message}.`)));
-          deps.log.error({ err }, 'inbound: storing a report failed');
-          return callback(smtpError(451, '4.3.0', 'Temporary failure; the report was not accepted, try again.'));
-        });
+        storeReport(deps, report)
+          .then((id) => {
+            callback(null, `2.0.0 Report accepted as ${id}`);
+            opts.onStored(id);
+          })
+          .catch((err: unknown) => {
+            if (err instanceof ReportRefused)
+              return callback(refuse(session, smtpError(550, '5.6.0', `Report refused: ${err.message}.`)));
+            deps.log.error({ err }, 'inbound: storing a report failed');
+            return callback(smtpError(451, '4.3.0', 'Temporary failure; the report was not accepted, try again.'));
+          });
       });
     },
   });

@@ -11,11 +11,15 @@ export const PENDING_PASS = { everyMs: 60_000, minAgeMs: 60_000 } as const;
  * port, reported), each stored report processed right after its 250, and the pending pass — once
  * at start for everything a crash left, then every minute — so no accepted report is lost.
  */
-export async function startInbound(deps: Deps, tls: { cert: string; key: string }): Promise<{ port: number; stop(): Promise<void> }> {
+export async function startInbound(
+  deps: Deps,
+  tls: { cert: string; key: string },
+): Promise<{ port: number; stop(): Promise<void> }> {
   const secret = await returnPathSecret(deps);
   const inflight = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>): void => {
-    const settled = p.catch((err: unknown) => deps.log.error({ err }, 'inbound report processing failed; the pending pass retries it'))
+    const settled = p
+      .catch((err: unknown) => deps.log.error({ err }, 'inbound report processing failed; the pending pass retries it'))
       .finally(() => inflight.delete(settled));
     inflight.add(settled);
   };
@@ -23,9 +27,13 @@ export async function startInbound(deps: Deps, tls: { cert: string; key: string 
   const pass = (minAgeMs: number): void => {
     if (passing) return;
     passing = processPendingReports(deps, secret, { minAgeMs })
-      .then((n) => { if (n > 0) deps.log.info({ processed: n }, 'pending inbound reports processed'); })
+      .then((n) => {
+        if (n > 0) deps.log.info({ processed: n }, 'pending inbound reports processed');
+      })
       .catch((err: unknown) => deps.log.error({ err }, 'pending inbound report pass failed'))
-      .finally(() => { passing = null; });
+      .finally(() => {
+        passing = null;
+      });
   };
 
   const server = createInboundServer(deps, { tls, secret, onStored: (id) => track(processReport(deps, id, secret)) });

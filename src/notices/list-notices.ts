@@ -19,15 +19,36 @@ export interface NoticeView {
  * optionally of one of its domains. They also go to the domain's webhook, except
  * `webhook.disabled`, which could not reach it: this is where an operator sees that one.
  */
-export async function listNotices(deps: Pick<Deps, 'db'>, accountName: string, domainName?: string): Promise<NoticeView[]> {
+export async function listNotices(
+  deps: Pick<Deps, 'db'>,
+  accountName: string,
+  domainName?: string,
+): Promise<NoticeView[]> {
   const account = await findAccount(deps, accountName);
-  let q = deps.db.selectFrom('notices').leftJoin('domains', 'domains.id', 'notices.domain_id')
-    .select(['notices.id', 'notices.kind', 'domains.name as domain', 'notices.message', 'notices.details', 'notices.created_at'])
+  let q = deps.db
+    .selectFrom('notices')
+    .leftJoin('domains', 'domains.id', 'notices.domain_id')
+    .select([
+      'notices.id',
+      'notices.kind',
+      'domains.name as domain',
+      'notices.message',
+      'notices.details',
+      'notices.created_at',
+    ])
     .where('notices.account_id', '=', account.id);
   if (domainName !== undefined) q = q.where('domains.name', '=', domainName.trim().toLowerCase().replace(/\.$/, ''));
-  const rows = await q.orderBy('notices.created_at', 'desc').orderBy('notices.id', 'desc').limit(NOTICE_LIST_LIMIT).execute();
+  const rows = await q
+    .orderBy('notices.created_at', 'desc')
+    .orderBy('notices.id', 'desc')
+    .limit(NOTICE_LIST_LIMIT)
+    .execute();
   return rows.map((r) => ({
-    id: r.id, kind: r.kind, domain: r.domain, message: r.message, details: parseDetails(r.details),
+    id: r.id,
+    kind: r.kind,
+    domain: r.domain,
+    message: r.message,
+    details: parseDetails(r.details),
     created_at: new Date(Number(r.created_at)).toISOString(),
   }));
 }
@@ -36,7 +57,9 @@ export async function listNotices(deps: Pick<Deps, 'db'>, accountName: string, d
 function parseDetails(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

@@ -8,15 +8,28 @@ import { skipLocked } from '../storage/skip-locked.js';
  * and nothing is lost; completing or rescheduling a job replaces that `run_at`.
  */
 export async function claimJobs(
-  deps: Pick<Deps, 'db' | 'dialect' | 'clock'>, kind: string, workerId: string, limit: number, leaseMs: number,
+  deps: Pick<Deps, 'db' | 'dialect' | 'clock'>,
+  kind: string,
+  workerId: string,
+  limit: number,
+  leaseMs: number,
 ): Promise<JobTable[]> {
   const now = deps.clock.now();
-  return deps.db.updateTable('jobs')
+  return deps.db
+    .updateTable('jobs')
     .set({ locked_by: workerId, locked_until: now + leaseMs, run_at: now + leaseMs })
-    .where('id', 'in', (eb) => skipLocked(
-      eb.selectFrom('jobs').select('id').where('kind', '=', kind).where('run_at', '<=', now).orderBy('run_at').limit(limit),
-      deps.dialect,
-    ))
+    .where('id', 'in', (eb) =>
+      skipLocked(
+        eb
+          .selectFrom('jobs')
+          .select('id')
+          .where('kind', '=', kind)
+          .where('run_at', '<=', now)
+          .orderBy('run_at')
+          .limit(limit),
+        deps.dialect,
+      ),
+    )
     .returningAll()
     .execute();
 }

@@ -47,15 +47,26 @@ export function startClaimLoop<T>(opts: ClaimLoopOptions<T>): ClaimLoop {
   let claimRound = 0;
   const active = new Set<Promise<void>>();
 
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    const t = setTimeout(() => { wake = null; resolve(); }, ms);
-    wake = () => { clearTimeout(t); wake = null; resolve(); };
-  });
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        wake = null;
+        resolve();
+      }, ms);
+      wake = () => {
+        clearTimeout(t);
+        wake = null;
+        resolve();
+      };
+    });
 
   async function loop(): Promise<void> {
     while (running) {
       const room = opts.concurrency - inFlight;
-      if (room <= 0 || (inFlight > 0 && room < Math.min(opts.claimBatch, Math.ceil(opts.concurrency / 4)))) { await sleep(opts.idlePollMs); continue; }
+      if (room <= 0 || (inFlight > 0 && room < Math.min(opts.claimBatch, Math.ceil(opts.concurrency / 4)))) {
+        await sleep(opts.idlePollMs);
+        continue;
+      }
       const round = ++claimRound;
       let units: T[];
       try {
@@ -76,9 +87,14 @@ export function startClaimLoop<T>(opts: ClaimLoopOptions<T>): ClaimLoop {
       }
       for (const unit of units) {
         inFlight++;
-        const p = opts.run(unit)
+        const p = opts
+          .run(unit)
           .catch((err: unknown) => opts.log.error({ err }, `${opts.name}: a unit failed unexpectedly`))
-          .finally(() => { inFlight--; active.delete(p); if (running && wake) wake(); });
+          .finally(() => {
+            inFlight--;
+            active.delete(p);
+            if (running && wake) wake();
+          });
         active.add(p);
       }
     }
@@ -94,11 +110,18 @@ export function startClaimLoop<T>(opts: ClaimLoopOptions<T>): ClaimLoop {
       const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
       return Promise.race([Promise.all([...active]).then(() => 'done' as const), timer]);
     },
-    async settled() { await Promise.all([...active]); },
-    idle() {
-      return new Promise<void>((resolve) => { idleWaiters.push({ after: claimRound, resolve }); wake?.(); });
+    async settled() {
+      await Promise.all([...active]);
     },
-    nudge() { wake?.(); },
+    idle() {
+      return new Promise<void>((resolve) => {
+        idleWaiters.push({ after: claimRound, resolve });
+        wake?.();
+      });
+    },
+    nudge() {
+      wake?.();
+    },
     inFlight: () => inFlight,
   };
 }

@@ -10,10 +10,19 @@ const CHUNK = 1000;
  * Of `ids`, those `workerId` still holds, locked until the caller's transaction ends on PostgreSQL
  * (FOR UPDATE: a claim by another worker skips them meanwhile); SQLite has one writer at a time.
  */
-export async function heldJobs(db: Db, ids: string[], workerId: string, dialect: 'sqlite' | 'postgres'): Promise<Set<string>> {
+export async function heldJobs(
+  db: Db,
+  ids: string[],
+  workerId: string,
+  dialect: 'sqlite' | 'postgres',
+): Promise<Set<string>> {
   const held = new Set<string>();
   for (let i = 0; i < ids.length; i += CHUNK) {
-    let q = db.selectFrom('jobs').select('id').where('id', 'in', ids.slice(i, i + CHUNK)).where('locked_by', '=', workerId);
+    let q = db
+      .selectFrom('jobs')
+      .select('id')
+      .where('id', 'in', ids.slice(i, i + CHUNK))
+      .where('locked_by', '=', workerId);
     if (dialect === 'postgres') q = q.forUpdate();
     for (const r of await q.execute()) held.add(r.id);
   }
@@ -23,8 +32,12 @@ export async function heldJobs(db: Db, ids: string[], workerId: string, dialect:
 /** Extends the lease of jobs `workerId` still holds to `until`; a job another worker took stays theirs. */
 export async function renewJobs(db: Db, ids: string[], workerId: string, until: number): Promise<void> {
   for (let i = 0; i < ids.length; i += CHUNK) {
-    await db.updateTable('jobs').set({ locked_until: until, run_at: until })
-      .where('id', 'in', ids.slice(i, i + CHUNK)).where('locked_by', '=', workerId).execute();
+    await db
+      .updateTable('jobs')
+      .set({ locked_until: until, run_at: until })
+      .where('id', 'in', ids.slice(i, i + CHUNK))
+      .where('locked_by', '=', workerId)
+      .execute();
   }
 }
 
@@ -35,16 +48,35 @@ export async function completeJobs(db: Db, ids: string[], workerId: string): Pro
 }
 
 /** Puts jobs back in the queue for `runAt`, counting the attempt just made, and releases the lease. */
-export async function rescheduleJobs(db: Db, ids: string[], workerId: string, runAt: number, error: string): Promise<void> {
+export async function rescheduleJobs(
+  db: Db,
+  ids: string[],
+  workerId: string,
+  runAt: number,
+  error: string,
+): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('jobs')
-    .set((eb) => ({ run_at: runAt, attempts: eb('attempts', '+', 1), locked_by: null, locked_until: null, last_error: error.slice(0, 1000) }))
-    .where('id', 'in', ids).where('locked_by', '=', workerId).execute();
+  await db
+    .updateTable('jobs')
+    .set((eb) => ({
+      run_at: runAt,
+      attempts: eb('attempts', '+', 1),
+      locked_by: null,
+      locked_until: null,
+      last_error: error.slice(0, 1000),
+    }))
+    .where('id', 'in', ids)
+    .where('locked_by', '=', workerId)
+    .execute();
 }
 
 /** Releases jobs without counting an attempt (graceful shutdown before they were tried). */
 export async function releaseJobs(db: Db, ids: string[], workerId: string, now: number): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('jobs').set({ run_at: now, locked_by: null, locked_until: null })
-    .where('id', 'in', ids).where('locked_by', '=', workerId).execute();
+  await db
+    .updateTable('jobs')
+    .set({ run_at: now, locked_by: null, locked_until: null })
+    .where('id', 'in', ids)
+    .where('locked_by', '=', workerId)
+    .execute();
 }

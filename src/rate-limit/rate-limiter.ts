@@ -14,7 +14,11 @@ export interface RateLimiter {
  * The Generic Cell Rate Algorithm: one timestamp per key (the theoretical arrival time), no
  * timers. A request is allowed while the TAT is at most (burst - 1) intervals ahead of now.
  */
-export function gcraStep(tat: number | undefined, perSecond: number, now: number): { ok: boolean; tat: number; waitMs: number } {
+export function gcraStep(
+  tat: number | undefined,
+  perSecond: number,
+  now: number,
+): { ok: boolean; tat: number; waitMs: number } {
   const interval = 1000 / perSecond;
   const tolerance = interval * (perSecond - 1);
   const current = tat === undefined || tat < now ? now : tat;

@@ -6,7 +6,12 @@ import type { RelayPorts } from '../smtp/start-relay.js';
 import { addDomain } from '../domains/add-domain.js';
 
 /** The sandbox's demo account, domain and from address (README, Quick start). */
-export const SANDBOX = { account: 'demo', domain: 'sandbox.posthorn.test', from: 'hello@sandbox.posthorn.test', setting: 'sandbox.bootstrapped' } as const;
+export const SANDBOX = {
+  account: 'demo',
+  domain: 'sandbox.posthorn.test',
+  from: 'hello@sandbox.posthorn.test',
+  setting: 'sandbox.bootstrapped',
+} as const;
 
 /** What the sandbox's first start hands the newcomer, once (README, Quick start). */
 export interface SandboxWelcome {
@@ -27,24 +32,42 @@ export interface SandboxWelcome {
  * all in one transaction with the `sandbox.bootstrapped` marker, so a crash part-way leaves nothing
  * and the next start does it again. Returns null when it was done before.
  */
-export async function bootstrapSandbox(deps: Deps): Promise<Omit<SandboxWelcome, 'apiBaseUrl' | 'caCertPath' | 'smtp'> | null> {
+export async function bootstrapSandbox(
+  deps: Deps,
+): Promise<Omit<SandboxWelcome, 'apiBaseUrl' | 'caCertPath' | 'smtp'> | null> {
   return deps.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();
-    const marked = await trx.insertInto('settings').values({ key: SANDBOX.setting, value: new Date(now).toISOString() })
-      .onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
+    const marked = await trx
+      .insertInto('settings')
+      .values({ key: SANDBOX.setting, value: new Date(now).toISOString() })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst();
     if (!marked) return null;
     const tx = { ...deps, db: trx };
     // Reuse what an operator may have made by hand under the same names.
-    const account = await trx.selectFrom('accounts').select('id').where('name', '=', SANDBOX.account).executeTakeFirst()
-      ?? await createAccount(tx, SANDBOX.account);
-    const domain = await trx.selectFrom('domains').select('id').where('name', '=', SANDBOX.domain).executeTakeFirst()
-      ?? await addDomain(tx, SANDBOX.account, SANDBOX.domain, { sandbox: true });
+    const account =
+      (await trx.selectFrom('accounts').select('id').where('name', '=', SANDBOX.account).executeTakeFirst()) ??
+      (await createAccount(tx, SANDBOX.account));
+    const domain =
+      (await trx.selectFrom('domains').select('id').where('name', '=', SANDBOX.domain).executeTakeFirst()) ??
+      (await addDomain(tx, SANDBOX.account, SANDBOX.domain, { sandbox: true }));
     // Tracking and unsubscribe on, so the sandbox shows the whole lifecycle (docs/tracking.md,
     // Sandbox).
-    await trx.updateTable('domains').set({ track_opens: 1, track_clicks: 1, unsubscribe: 1 }).where('id', '=', domain.id).execute();
+    await trx
+      .updateTable('domains')
+      .set({ track_opens: 1, track_clicks: 1, unsubscribe: 1 })
+      .where('id', '=', domain.id)
+      .execute();
     const { key } = await replaceApiKey(trx, deps.ids, now, domain.id);
     const smtp = await createSmtpCredential(tx, SANDBOX.domain);
     deps.log.info({ account: SANDBOX.account, accountId: account.id, domain: SANDBOX.domain }, 'sandbox bootstrapped');
-    return { key, from: SANDBOX.from, domain: SANDBOX.domain, account: SANDBOX.account, smtpCredential: { username: smtp.username, password: smtp.password } };
+    return {
+      key,
+      from: SANDBOX.from,
+      domain: SANDBOX.domain,
+      account: SANDBOX.account,
+      smtpCredential: { username: smtp.username, password: smtp.password },
+    };
   });
 }

@@ -27,18 +27,37 @@ export async function retireSandbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>): P
     await trx.deleteFrom('settings').where('key', '=', SANDBOX.setting).execute();
     if (domains.length === 0) return null;
     const ids = domains.map((d) => d.id);
-    const keys = await trx.updateTable('api_keys').set({ revoked_at: now }).where('domain_id', 'in', ids).where('revoked_at', 'is', null).executeTakeFirst();
-    const logins = await trx.updateTable('smtp_credentials').set({ revoked_at: now }).where('domain_id', 'in', ids).where('revoked_at', 'is', null).executeTakeFirst();
-    const queued = await trx.selectFrom('jobs').innerJoin('messages', 'messages.id', 'jobs.message_id')
-      .select((eb) => eb.fn.countAll<number | string>().as('n')).where('messages.domain_id', 'in', ids).executeTakeFirst();
+    const keys = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('domain_id', 'in', ids)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    const logins = await trx
+      .updateTable('smtp_credentials')
+      .set({ revoked_at: now })
+      .where('domain_id', 'in', ids)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    const queued = await trx
+      .selectFrom('jobs')
+      .innerJoin('messages', 'messages.id', 'jobs.message_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('messages.domain_id', 'in', ids)
+      .executeTakeFirst();
     return {
-      domains: domains.map((d) => d.name), apiKeysRevoked: Number(keys.numUpdatedRows), smtpLoginsRevoked: Number(logins.numUpdatedRows),
+      domains: domains.map((d) => d.name),
+      apiKeysRevoked: Number(keys.numUpdatedRows),
+      smtpLoginsRevoked: Number(logins.numUpdatedRows),
       queued: Number(queued?.n ?? 0),
     };
   });
   if (retired === null || retired.apiKeysRevoked + retired.smtpLoginsRevoked + retired.queued === 0) return null;
-  deps.log.warn(retired, 'this data dir was used by the sandbox: a production server never honours its credentials, so the sandbox '
-    + 'domain\'s API keys and SMTP logins are revoked now, and its queued mail goes to the local sandbox mailbox, never to the internet '
-    + '(a later sandbox start, POSTHORN_SANDBOX=1, prints new ones)');
+  deps.log.warn(
+    retired,
+    'this data dir was used by the sandbox: a production server never honours its credentials, so the sandbox ' +
+      "domain's API keys and SMTP logins are revoked now, and its queued mail goes to the local sandbox mailbox, never to the internet " +
+      '(a later sandbox start, POSTHORN_SANDBOX=1, prints new ones)',
+  );
   return retired;
 }

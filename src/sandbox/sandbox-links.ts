@@ -17,6 +17,8 @@ export function deliveredTokens(raw: Buffer): DeliveredTokens {
   const open = new RegExp(`<img[^>]+src="[^"]*/t/o/${TOKEN}"`).exec(html)?.[1] ?? null;
   const clicks = [...html.matchAll(new RegExp(`href="[^"]*/t/c/${TOKEN}"`, 'g'))].map((m) => m[1] as string);
   const field = splitMessage(raw).fields.find((f) => f.name === 'list-unsubscribe');
-  const unsubscribe = field ? new RegExp(`<[^>]*/u/${TOKEN}>`).exec(field.text.replace(/\r\n[ \t]/g, ' '))?.[1] ?? null : null;
+  const unsubscribe = field
+    ? (new RegExp(`<[^>]*/u/${TOKEN}>`).exec(field.text.replace(/\r\n[ \t]/g, ' '))?.[1] ?? null)
+    : null;
   return { open, clicks, unsubscribe };
 }

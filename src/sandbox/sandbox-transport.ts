@@ -10,14 +10,32 @@ import { triggerFor } from './sandbox-triggers.js';
  * (sandbox-triggers.ts); they get the ordinary 250.
  */
 export const SANDBOX_BEHAVIOURS: { prefix: string; reply: (attempt: number) => SmtpReply; what: string }[] = [
-  { prefix: 'bounce', what: 'hard bounce: failed, address suppressed',
-    reply: () => ({ code: 550, enhanced: '5.1.1', message: '5.1.1 The email account that you tried to reach does not exist (sandbox)' }) },
-  { prefix: 'block', what: 'policy block: failed with bounce_class block, not suppressed',
-    reply: () => ({ code: 550, enhanced: '5.7.1', message: '5.7.1 Service unavailable; client host blocked using a blocklist (sandbox)' }) },
-  { prefix: 'defer', what: 'deferred once, then delivered on the retry',
-    reply: (attempt) => (attempt <= 1
-      ? { code: 451, enhanced: '4.3.0', message: '4.3.0 Temporary failure, try again later (sandbox)' }
-      : { code: 250, enhanced: '2.0.0', message: '2.0.0 OK: queued (sandbox)' }) },
+  {
+    prefix: 'bounce',
+    what: 'hard bounce: failed, address suppressed',
+    reply: () => ({
+      code: 550,
+      enhanced: '5.1.1',
+      message: '5.1.1 The email account that you tried to reach does not exist (sandbox)',
+    }),
+  },
+  {
+    prefix: 'block',
+    what: 'policy block: failed with bounce_class block, not suppressed',
+    reply: () => ({
+      code: 550,
+      enhanced: '5.7.1',
+      message: '5.7.1 Service unavailable; client host blocked using a blocklist (sandbox)',
+    }),
+  },
+  {
+    prefix: 'defer',
+    what: 'deferred once, then delivered on the retry',
+    reply: (attempt) =>
+      attempt <= 1
+        ? { code: 451, enhanced: '4.3.0', message: '4.3.0 Temporary failure, try again later (sandbox)' }
+        : { code: 250, enhanced: '2.0.0', message: '2.0.0 OK: queued (sandbox)' },
+  },
 ];
 
 const DELIVERED: SmtpReply = { code: 250, enhanced: '2.0.0', message: '2.0.0 OK: queued (sandbox)' };
@@ -31,16 +49,27 @@ function replyFor(address: string, attempt: number): SmtpReply {
 export function createSandboxTransport(deps: Pick<Deps, 'db' | 'clock' | 'ids'>): Transport {
   return {
     async send(attempt: DeliveryAttempt): Promise<AttemptResult> {
-      const recipients: RecipientReply[] = attempt.recipients.map((address) => ({ address, reply: replyFor(address, attempt.attempt) }));
+      const recipients: RecipientReply[] = attempt.recipients.map((address) => ({
+        address,
+        reply: replyFor(address, attempt.attempt),
+      }));
       const accepted = recipients.filter((r) => r.reply.code === 250).map((r) => r.address);
       if (accepted.length > 0) {
         const now = deps.clock.now();
-        const messageId = /^Message-ID:\s*<([^@>]+)@/im.exec(attempt.raw.subarray(0, 8192).toString('latin1'))?.[1] ?? '';
-        await deps.db.insertInto('sandbox_messages').values({
-          id: deps.ids.next('msg', now).replace(/^msg_/, 'sbx_'), message_id: messageId, mail_from: attempt.envelopeFrom,
-          recipients: JSON.stringify(accepted), raw: attempt.raw.toString('latin1'), created_at: now,
-          triggers_pending: accepted.some((a) => triggerFor(a) !== undefined) ? 1 : 0,
-        }).execute();
+        const messageId =
+          /^Message-ID:\s*<([^@>]+)@/im.exec(attempt.raw.subarray(0, 8192).toString('latin1'))?.[1] ?? '';
+        await deps.db
+          .insertInto('sandbox_messages')
+          .values({
+            id: deps.ids.next('msg', now).replace(/^msg_/, 'sbx_'),
+            message_id: messageId,
+            mail_from: attempt.envelopeFrom,
+            recipients: JSON.stringify(accepted),
+            raw: attempt.raw.toString('latin1'),
+            created_at: now,
+            triggers_pending: accepted.some((a) => triggerFor(a) !== undefined) ? 1 : 0,
+          })
+          .execute();
       }
       return { kind: 'transaction', mxHost: 'sandbox', tls: null, recipients };
     },

@@ -41,10 +41,18 @@ export const SANDBOX_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) Posthorn-Sand
 
 async function open(ctx: TriggerContext): Promise<void> {
   if (ctx.tokens.open === null) {
-    ctx.deps.log.info({ recipient: ctx.recipient.address }, 'sandbox open@/click@: the message has no open pixel (open tracking off or no html)');
+    ctx.deps.log.info(
+      { recipient: ctx.recipient.address },
+      'sandbox open@/click@: the message has no open pixel (open tracking off or no html)',
+    );
     return;
   }
-  await recordOpen(ctx.deps, ctx.trackingSecret, { token: ctx.tokens.open, userAgent: SANDBOX_USER_AGENT, ip: null, onceKey: ctx.onceKey('open') });
+  await recordOpen(ctx.deps, ctx.trackingSecret, {
+    token: ctx.tokens.open,
+    userAgent: SANDBOX_USER_AGENT,
+    ip: null,
+    onceKey: ctx.onceKey('open'),
+  });
 }
 
 /**
@@ -55,44 +63,73 @@ async function open(ctx: TriggerContext): Promise<void> {
  */
 export const SANDBOX_TRIGGERS: readonly SandboxTrigger[] = [
   {
-    prefix: 'open', what: 'delivered, then opened (after the prefetch window, so not flagged automated)',
-    delayMs: PREFETCH_WINDOW_MS, run: open,
+    prefix: 'open',
+    what: 'delivered, then opened (after the prefetch window, so not flagged automated)',
+    delayMs: PREFETCH_WINDOW_MS,
+    run: open,
   },
   {
-    prefix: 'click', what: 'delivered, opened, then the first tracked link clicked',
+    prefix: 'click',
+    what: 'delivered, opened, then the first tracked link clicked',
     delayMs: PREFETCH_WINDOW_MS,
     async run(ctx) {
       await open(ctx);
       const first = ctx.tokens.clicks[0];
       if (first === undefined) {
-        ctx.deps.log.info({ recipient: ctx.recipient.address }, 'sandbox click@: the message has no tracked link (click tracking off or no http(s) link)');
+        ctx.deps.log.info(
+          { recipient: ctx.recipient.address },
+          'sandbox click@: the message has no tracked link (click tracking off or no http(s) link)',
+        );
         return;
       }
-      await recordClick(ctx.deps, ctx.trackingSecret, { token: first, userAgent: SANDBOX_USER_AGENT, ip: null, onceKey: ctx.onceKey('click') });
+      await recordClick(ctx.deps, ctx.trackingSecret, {
+        token: first,
+        userAgent: SANDBOX_USER_AGENT,
+        ip: null,
+        onceKey: ctx.onceKey('click'),
+      });
     },
   },
   {
-    prefix: 'unsubscribe', what: 'delivered, then unsubscribed with the one-click POST (RFC 8058): suppressed',
+    prefix: 'unsubscribe',
+    what: 'delivered, then unsubscribed with the one-click POST (RFC 8058): suppressed',
     delayMs: 0,
     async run(ctx) {
       if (ctx.tokens.unsubscribe === null) {
-        ctx.deps.log.info({ recipient: ctx.recipient.address }, 'sandbox unsubscribe@: the message has no List-Unsubscribe (unsubscribe off)');
+        ctx.deps.log.info(
+          { recipient: ctx.recipient.address },
+          'sandbox unsubscribe@: the message has no List-Unsubscribe (unsubscribe off)',
+        );
         return;
       }
       // Idempotent by itself (`unsubscribed:<recipient id>`), so no extra key is needed.
-      await recordUnsubscribe(ctx.deps, ctx.trackingSecret, { token: ctx.tokens.unsubscribe, userAgent: SANDBOX_USER_AGENT, method: 'one-click' });
+      await recordUnsubscribe(ctx.deps, ctx.trackingSecret, {
+        token: ctx.tokens.unsubscribe,
+        userAgent: SANDBOX_USER_AGENT,
+        method: 'one-click',
+      });
     },
   },
   {
-    prefix: 'complain', what: 'delivered, then reported as spam through an ARF feedback-loop report (RFC 5965): complained, suppressed',
+    prefix: 'complain',
+    what: 'delivered, then reported as spam through an ARF feedback-loop report (RFC 5965): complained, suppressed',
     delayMs: 0,
     async run(ctx) {
       const { deps } = ctx;
       const raw = buildSandboxComplaint({
-        original: ctx.raw, envelopeFrom: ctx.recipientReturnPath, recipient: ctx.recipient.address, complaintAddress: deps.config.complaintAddress, now: deps.clock.now(),
+        original: ctx.raw,
+        envelopeFrom: ctx.recipientReturnPath,
+        recipient: ctx.recipient.address,
+        complaintAddress: deps.config.complaintAddress,
+        now: deps.clock.now(),
       });
       // A second run after a crash stores a second report; applying it is deduplicated (`complained:<recipient id>`).
-      await receiveReport(deps, { raw, mailFrom: '', rcptTo: [deps.config.complaintAddress], remoteAddress: '127.0.0.1' });
+      await receiveReport(deps, {
+        raw,
+        mailFrom: '',
+        rcptTo: [deps.config.complaintAddress],
+        remoteAddress: '127.0.0.1',
+      });
     },
   },
 ];
@@ -113,7 +150,11 @@ async function findRecipient(deps: Deps, returnPathSecret: Buffer, mailFrom: str
   if (subject.startsWith('rcp_')) q = q.where('id', '=', subject);
   else if (subject.startsWith('grp_')) {
     // A group token names the transaction's first recipient; its message holds the others.
-    const anchor = await deps.db.selectFrom('recipients').select('message_id').where('id', '=', `rcp_${subject.slice(4)}`).executeTakeFirst();
+    const anchor = await deps.db
+      .selectFrom('recipients')
+      .select('message_id')
+      .where('id', '=', `rcp_${subject.slice(4)}`)
+      .executeTakeFirst();
     if (!anchor) return null;
     q = q.where('message_id', '=', anchor.message_id).where('address', '=', address);
   } else q = q.where('message_id', '=', subject).where('address', '=', address);
@@ -125,9 +166,17 @@ async function findRecipient(deps: Deps, returnPathSecret: Buffer, mailFrom: str
  * `delivered` event is committed and its delay has passed; the row's mark is cleared when all of
  * them acted. Returns how many triggers acted. A trigger that throws stays pending for the next pass.
  */
-export async function runSandboxTriggers(deps: Deps, secrets: { trackingSecret: Buffer; returnPathSecret: Buffer }): Promise<number> {
-  const rows = await deps.db.selectFrom('sandbox_messages').select(['id', 'mail_from', 'recipients', 'raw'])
-    .where('triggers_pending', '=', 1).orderBy('created_at').limit(ROWS_PER_RUN).execute();
+export async function runSandboxTriggers(
+  deps: Deps,
+  secrets: { trackingSecret: Buffer; returnPathSecret: Buffer },
+): Promise<number> {
+  const rows = await deps.db
+    .selectFrom('sandbox_messages')
+    .select(['id', 'mail_from', 'recipients', 'raw'])
+    .where('triggers_pending', '=', 1)
+    .orderBy('created_at')
+    .limit(ROWS_PER_RUN)
+    .execute();
   let acted = 0;
   for (const row of rows) {
     let waiting = false;
@@ -138,37 +187,73 @@ export async function runSandboxTriggers(deps: Deps, secrets: { trackingSecret: 
       if (!trigger) continue;
       const r = await findRecipient(deps, secrets.returnPathSecret, row.mail_from, address);
       if (r === null || r.status === 'failed' || r.status === 'rejected') continue;
-      const delivered = r.status === 'delivered'
-        ? await deps.db.selectFrom('events').select('occurred_at').where('message_id', '=', r.message_id)
-          .where('recipient', '=', r.address).where('event', '=', 'delivered').executeTakeFirst()
-        : undefined;
-      if (!delivered || deps.clock.now() < Number(delivered.occurred_at) + trigger.delayMs) { waiting = true; continue; }
+      const delivered =
+        r.status === 'delivered'
+          ? await deps.db
+              .selectFrom('events')
+              .select('occurred_at')
+              .where('message_id', '=', r.message_id)
+              .where('recipient', '=', r.address)
+              .where('event', '=', 'delivered')
+              .executeTakeFirst()
+          : undefined;
+      if (!delivered || deps.clock.now() < Number(delivered.occurred_at) + trigger.delayMs) {
+        waiting = true;
+        continue;
+      }
       try {
         await trigger.run({
-          deps, trackingSecret: secrets.trackingSecret, raw, mailFrom: row.mail_from, tokens,
-          recipientReturnPath: makeReturnPath(secrets.returnPathSecret, r.id, row.mail_from.slice(row.mail_from.toLowerCase().indexOf('@bounce.') + '@bounce.'.length)),
+          deps,
+          trackingSecret: secrets.trackingSecret,
+          raw,
+          mailFrom: row.mail_from,
+          tokens,
+          recipientReturnPath: makeReturnPath(
+            secrets.returnPathSecret,
+            r.id,
+            row.mail_from.slice(row.mail_from.toLowerCase().indexOf('@bounce.') + '@bounce.'.length),
+          ),
           recipient: { id: r.id, address: r.address, messageId: r.message_id },
           onceKey: (step) => `sandbox:${row.id}:${r.id}:${step}`,
         });
         acted++;
       } catch (err) {
-        deps.log.error({ err, recipient: address, trigger: trigger.prefix }, 'sandbox trigger failed; it is tried again');
+        deps.log.error(
+          { err, recipient: address, trigger: trigger.prefix },
+          'sandbox trigger failed; it is tried again',
+        );
         waiting = true;
       }
     }
-    if (!waiting) await deps.db.updateTable('sandbox_messages').set({ triggers_pending: 0 }).where('id', '=', row.id).execute();
+    if (!waiting)
+      await deps.db.updateTable('sandbox_messages').set({ triggers_pending: 0 }).where('id', '=', row.id).execute();
   }
   return acted;
 }
 
 /** Runs the triggers every `intervalMs` (the delivery role, in sandbox mode), one pass at a time. */
-export function startSandboxTriggers(deps: Deps, secrets: { trackingSecret: Buffer; returnPathSecret: Buffer }, intervalMs = 500): { stop(): Promise<void> } {
+export function startSandboxTriggers(
+  deps: Deps,
+  secrets: { trackingSecret: Buffer; returnPathSecret: Buffer },
+  intervalMs = 500,
+): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   const tick = (): void => {
     if (running) return;
-    running = runSandboxTriggers(deps, secrets).then(() => undefined, (err: unknown) => deps.log.error({ err }, 'sandbox triggers failed'))
-      .finally(() => { running = null; });
+    running = runSandboxTriggers(deps, secrets)
+      .then(
+        () => undefined,
+        (err: unknown) => deps.log.error({ err }, 'sandbox triggers failed'),
+      )
+      .finally(() => {
+        running = null;
+      });
   };
   const timer = setInterval(tick, intervalMs);
-  return { stop: async () => { clearInterval(timer); await running; } };
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

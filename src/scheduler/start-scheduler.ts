@@ -11,11 +11,18 @@ export function startScheduler(deps: Deps): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   const tick = (): void => {
     if (running) return;
-    running = schedulerTick(deps).finally(() => { running = null; });
+    running = schedulerTick(deps).finally(() => {
+      running = null;
+    });
   };
   tick();
   const timer = setInterval(tick, SCHEDULER_TICK_MS);
-  return { stop: async () => { clearInterval(timer); await running; } };
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
 
 async function schedulerTick(deps: Deps): Promise<void> {
@@ -39,4 +46,3 @@ async function schedulerTick(deps: Deps): Promise<void> {
     deps.log.error({ err }, 'retention purge failed');
   }
 }
-

@@ -35,8 +35,10 @@ export function parseSecretKey(text: string): Buffer {
   const t = text.trim();
   const bytes = BASE64.test(t) ? Buffer.from(t, 'base64') : null;
   if (bytes === null || bytes.length !== SECRET_KEY_BYTES) {
-    throw new Error(`expected the base64 of ${SECRET_KEY_BYTES} random bytes (make one with: openssl rand -base64 32)`
-      + `${bytes === null ? ', got text that is not base64' : `, got ${bytes.length} bytes`}`);
+    throw new Error(
+      `expected the base64 of ${SECRET_KEY_BYTES} random bytes (make one with: openssl rand -base64 32)` +
+        `${bytes === null ? ', got text that is not base64' : `, got ${bytes.length} bytes`}`,
+    );
   }
   return bytes;
 }
@@ -63,7 +65,10 @@ export function readSecretKeyFile(path: string): Buffer {
 
 /** POSTHORN_SECRETS_OLD_KEYS: comma-separated base64 keys, kept only to open values sealed before a rotation. */
 export function parseSecretKeyList(text: string): Buffer[] {
-  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   return parts.map((p, i) => {
     try {
       return parseSecretKey(p);
@@ -77,7 +82,12 @@ export function parseSecretKeyList(text: string): Buffer[] {
 export function keyringOf(config: Pick<Config, 'secretsKey' | 'secretsKeyFile' | 'secretsOldKeys'>): Keyring {
   const key = config.secretsKey ?? config.secretsKeyFile;
   const current = key === null ? null : { id: keyId(key), key };
-  const currentSource = config.secretsKey !== null ? 'POSTHORN_SECRETS_KEY' : config.secretsKeyFile !== null ? 'POSTHORN_SECRETS_KEY_FILE' : null;
+  const currentSource =
+    config.secretsKey !== null
+      ? 'POSTHORN_SECRETS_KEY'
+      : config.secretsKeyFile !== null
+        ? 'POSTHORN_SECRETS_KEY_FILE'
+        : null;
   const old = config.secretsOldKeys.map((k) => ({ id: keyId(k), key: k })).filter((k) => k.id !== current?.id);
   return { current, currentSource, old };
 }

@@ -12,10 +12,16 @@ export async function assertSecretKeys(deps: Pick<Deps, 'db' | 'config'>): Promi
   const box = secretBox(deps.config);
   const missing = new Map<string, number>();
   for (const c of await countSecrets(deps.db)) {
-    if (c.keyId !== null && box.keyFor(c.keyId) === undefined) missing.set(c.keyId, (missing.get(c.keyId) ?? 0) + c.count);
+    if (c.keyId !== null && box.keyFor(c.keyId) === undefined)
+      missing.set(c.keyId, (missing.get(c.keyId) ?? 0) + c.count);
   }
   const first = missing.entries().next().value;
-  if (first !== undefined) throw missingKeyError(box.keyring, first[0], `${first[1]} secret${first[1] === 1 ? '' : 's'} (DKIM keys, webhook secrets, HMAC keys)`);
+  if (first !== undefined)
+    throw missingKeyError(
+      box.keyring,
+      first[0],
+      `${first[1]} secret${first[1] === 1 ? '' : 's'} (DKIM keys, webhook secrets, HMAC keys)`,
+    );
 }
 
 /** `posthorn secrets status`: the keys configured and how each field's values are stored. */
@@ -30,7 +36,13 @@ export interface SecretsStatus {
 export async function secretsStatus(deps: Pick<Deps, 'db' | 'config'>): Promise<SecretsStatus> {
   const box = secretBox(deps.config);
   const { current, currentSource, old } = box.keyring;
-  const fields = SECRET_FIELDS.map((f) => ({ field: f.field, plaintext: 0, current_key: 0, old_keys: 0, unknown_key: 0 }));
+  const fields = SECRET_FIELDS.map((f) => ({
+    field: f.field,
+    plaintext: 0,
+    current_key: 0,
+    old_keys: 0,
+    unknown_key: 0,
+  }));
   for (const c of await countSecrets(deps.db)) {
     const row = fields.find((f) => f.field === c.field)!;
     if (c.keyId === null) row.plaintext += c.count;
@@ -73,7 +85,9 @@ export async function rotateSecrets(deps: Pick<Deps, 'db' | 'config' | 'dialect'
   const box = secretBox(deps.config);
   const current = box.keyring.current;
   if (current === null) {
-    throw new ConfigError('POSTHORN_SECRETS_KEY: not set; secrets rotate encrypts every secret with it (make one with: openssl rand -base64 32)');
+    throw new ConfigError(
+      'POSTHORN_SECRETS_KEY: not set; secrets rotate encrypts every secret with it (make one with: openssl rand -base64 32)',
+    );
   }
   await assertSecretKeys(deps);
   // SQLite leaves an updated row's old bytes in the page, and the WAL keeps the old page: with
@@ -85,7 +99,10 @@ export async function rotateSecrets(deps: Pick<Deps, 'db' | 'config' | 'dialect'
     for (const row of await readField(deps, f)) {
       let stored: string | null = row.value;
       for (let attempt = 0; stored !== null; attempt++) {
-        if (sealedKeyId(stored) === current.id) { out.unchanged++; break; }
+        if (sealedKeyId(stored) === current.id) {
+          out.unchanged++;
+          break;
+        }
         const context = secretContext(f.field, row.id);
         const sealed = box.seal(box.open(stored, context), context);
         if (await replaceIf(deps, f, row.id, stored, sealed)) {
@@ -121,7 +138,11 @@ async function removeOldCopies(deps: Pick<Deps, 'db' | 'dialect'>): Promise<bool
   }
 }
 
-async function readField(deps: Pick<Deps, 'db'>, f: SecretField, id?: string): Promise<{ id: string; value: string | null }[]> {
+async function readField(
+  deps: Pick<Deps, 'db'>,
+  f: SecretField,
+  id?: string,
+): Promise<{ id: string; value: string | null }[]> {
   const only = f.keys === null ? sql`` : sql` AND ${sql.ref(f.id)} IN (${sql.join(f.keys.map((k) => sql.lit(k)))})`;
   const one = id === undefined ? sql`` : sql` AND ${sql.ref(f.id)} = ${id}`;
   const { rows } = await sql<{ id: string; value: string | null }>`
@@ -130,7 +151,13 @@ async function readField(deps: Pick<Deps, 'db'>, f: SecretField, id?: string): P
   return rows;
 }
 
-async function replaceIf(deps: Pick<Deps, 'db'>, f: SecretField, id: string, was: string, next: string): Promise<boolean> {
+async function replaceIf(
+  deps: Pick<Deps, 'db'>,
+  f: SecretField,
+  id: string,
+  was: string,
+  next: string,
+): Promise<boolean> {
   const res = await sql`UPDATE ${sql.table(f.table)} SET ${sql.ref(f.column)} = ${next}
     WHERE ${sql.ref(f.id)} = ${id} AND ${sql.ref(f.column)} = ${was}`.execute(deps.db);
   return Number(res.numAffectedRows ?? 0) === 1;

@@ -87,14 +87,20 @@ export class SecretBox {
     const key = this.keyFor(id);
     if (key === undefined) throw missingKeyError(this.keyring, id, `a secret (${context.split(':')[0]})`);
     const body = Buffer.from(stored.slice(SEALED_HEAD_LENGTH + 1), 'base64url');
-    if (stored[SEALED_HEAD_LENGTH] !== ':' || body.length < IV_BYTES + TAG_BYTES) throw new Error(`${context}: the stored secret is damaged (not a sealed value)`);
+    if (stored[SEALED_HEAD_LENGTH] !== ':' || body.length < IV_BYTES + TAG_BYTES)
+      throw new Error(`${context}: the stored secret is damaged (not a sealed value)`);
     const decipher = createDecipheriv('aes-256-gcm', key.key, body.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
     decipher.setAAD(Buffer.from(context, 'utf8'));
     decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
     try {
-      return Buffer.concat([decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
-      throw new Error(`${context}: the stored secret does not open with key ${id} (damaged, or copied from another row)`);
+      throw new Error(
+        `${context}: the stored secret does not open with key ${id} (damaged, or copied from another row)`,
+      );
     }
   }
 }
@@ -102,12 +108,16 @@ export class SecretBox {
 /** The error for values sealed with a key the configuration does not have; it names the variable to set. */
 export function missingKeyError(keyring: Keyring, id: string, what: string): ConfigError {
   if (keyring.current === null) {
-    return new ConfigError(`POSTHORN_SECRETS_KEY: not set, but the database holds ${what} encrypted with key ${id}; `
-      + 'set POSTHORN_SECRETS_KEY (or POSTHORN_SECRETS_KEY_FILE) to that key');
+    return new ConfigError(
+      `POSTHORN_SECRETS_KEY: not set, but the database holds ${what} encrypted with key ${id}; ` +
+        'set POSTHORN_SECRETS_KEY (or POSTHORN_SECRETS_KEY_FILE) to that key',
+    );
   }
-  return new ConfigError(`${keyring.currentSource ?? 'POSTHORN_SECRETS_KEY'}: the database holds ${what} encrypted with key ${id}, `
-    + `but the configured key is ${keyring.current.id} and POSTHORN_SECRETS_OLD_KEYS has ${keyring.old.length === 0 ? 'none' : keyring.old.map((k) => k.id).join(', ')}; `
-    + 'set the key they were encrypted with (after a rotation, put the previous key in POSTHORN_SECRETS_OLD_KEYS)');
+  return new ConfigError(
+    `${keyring.currentSource ?? 'POSTHORN_SECRETS_KEY'}: the database holds ${what} encrypted with key ${id}, ` +
+      `but the configured key is ${keyring.current.id} and POSTHORN_SECRETS_OLD_KEYS has ${keyring.old.length === 0 ? 'none' : keyring.old.map((k) => k.id).join(', ')}; ` +
+      'set the key they were encrypted with (after a rotation, put the previous key in POSTHORN_SECRETS_OLD_KEYS)',
+  );
 }
 
 const boxes = new WeakMap<object, SecretBox>();

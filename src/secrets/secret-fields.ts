@@ -11,8 +11,20 @@ export const SECRET_FIELDS = [
   { field: 'domains.ed25519_private_key', table: 'domains', column: 'ed25519_private_key', id: 'id', keys: null },
   { field: 'webhook_endpoints.secrets', table: 'webhook_endpoints', column: 'secrets', id: 'id', keys: null },
   // The HMAC keys behind return-path and tracking tokens (storage/stored-secret.ts).
-  { field: 'settings.value', table: 'settings', column: 'value', id: 'key', keys: ['return_path_secret', 'tracking_secret'] },
-] as const satisfies readonly { field: string; table: keyof Database; column: string; id: string; keys: readonly string[] | null }[];
+  {
+    field: 'settings.value',
+    table: 'settings',
+    column: 'value',
+    id: 'key',
+    keys: ['return_path_secret', 'tracking_secret'],
+  },
+] as const satisfies readonly {
+  field: string;
+  table: keyof Database;
+  column: string;
+  id: string;
+  keys: readonly string[] | null;
+}[];
 
 export type SecretField = (typeof SECRET_FIELDS)[number];
 export type SecretFieldName = SecretField['field'];
@@ -39,7 +51,11 @@ export async function countSecrets(db: Kysely<Database>): Promise<SealedCount[]>
       SELECT CASE WHEN ${col} LIKE ${`${SEALED_PREFIX}%`} THEN substr(${col}, 1, ${sql.lit(SEALED_HEAD_LENGTH)}) ELSE '' END AS head, count(*) AS n
       FROM ${sql.table(f.table)} WHERE ${col} IS NOT NULL${only} GROUP BY 1`.execute(db);
     for (const r of rows) {
-      out.push({ field: f.field, keyId: r.head === '' ? null : r.head.slice(SEALED_PREFIX.length), count: Number(r.n) });
+      out.push({
+        field: f.field,
+        keyId: r.head === '' ? null : r.head.slice(SEALED_PREFIX.length),
+        count: Number(r.n),
+      });
     }
   }
   return out;

@@ -15,16 +15,32 @@ export function canSend(status: DomainStatus): boolean {
  * are separate domains, so an exact match); a `from` on another such domain is rewritten to the
  * key's domain, local part and display name kept. Returns the From to send with, or a 403.
  */
-export async function checkSenderDomain(deps: Pick<Deps, 'db'>, auth: AuthContext, from: Mailbox): Promise<Mailbox | ApiError> {
+export async function checkSenderDomain(
+  deps: Pick<Deps, 'db'>,
+  auth: AuthContext,
+  from: Mailbox,
+): Promise<Mailbox | ApiError> {
   const keyDomain = auth.domain.name;
   if (!canSend(auth.domain.status)) {
-    return apiError('domain_unverified', `The sending domain ${keyDomain} has not passed verification; the message was not sent.`, 'from');
+    return apiError(
+      'domain_unverified',
+      `The sending domain ${keyDomain} has not passed verification; the message was not sent.`,
+      'from',
+    );
   }
   if (from.domain === keyDomain) return from;
-  const other = await deps.db.selectFrom('domains').select(['status'])
-    .where('name', '=', from.domain).where('account_id', '=', auth.account.id).executeTakeFirst();
+  const other = await deps.db
+    .selectFrom('domains')
+    .select(['status'])
+    .where('name', '=', from.domain)
+    .where('account_id', '=', auth.account.id)
+    .executeTakeFirst();
   if (!other || !canSend(other.status)) {
-    return apiError('domain_unverified', `The domain ${from.domain} in from is not a verified sending domain of this account.`, 'from');
+    return apiError(
+      'domain_unverified',
+      `The domain ${from.domain} in from is not a verified sending domain of this account.`,
+      'from',
+    );
   }
   return { name: from.name, local: from.local, domain: keyDomain, address: `${from.local}@${keyDomain}` };
 }

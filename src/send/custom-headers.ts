@@ -8,8 +8,19 @@ import { foldHeader } from './render-mime.js';
  * relay options that are removed before delivery (README, The SMTP relay).
  */
 const OWNED = new Set([
-  'dkim-signature', 'return-path', 'received', 'authentication-results', 'message-id', 'from', 'sender', 'to',
-  'subject', 'date', 'mime-version', 'feedback-id', 'bcc',
+  'dkim-signature',
+  'return-path',
+  'received',
+  'authentication-results',
+  'message-id',
+  'from',
+  'sender',
+  'to',
+  'subject',
+  'date',
+  'mime-version',
+  'feedback-id',
+  'bcc',
 ]);
 const OWNED_PREFIXES = ['arc-', 'content-', 'x-posthorn-'];
 
@@ -31,22 +42,36 @@ export function validateCustomHeaders(input: unknown): [string, string][] | ApiE
     return apiError('invalid_request', 'headers must be an object of header names to string values', 'headers');
   }
   const entries = Object.entries(input);
-  if (entries.length > MAX_HEADERS) return apiError('invalid_request', `headers may hold at most ${MAX_HEADERS} headers`, 'headers');
+  if (entries.length > MAX_HEADERS)
+    return apiError('invalid_request', `headers may hold at most ${MAX_HEADERS} headers`, 'headers');
   const seen = new Set<string>();
   const out: [string, string][] = [];
   for (const [name, value] of entries) {
     const field = `headers.${name}`;
-    if (!FIELD_NAME.test(name)) return apiError('invalid_request', `header name "${name}" must be 1 to 76 printable ASCII characters without a colon or space`, field);
-    if (isOwnedHeader(name)) return apiError('invalid_request', `header ${name} is set by the service and cannot be overridden`, field);
+    if (!FIELD_NAME.test(name))
+      return apiError(
+        'invalid_request',
+        `header name "${name}" must be 1 to 76 printable ASCII characters without a colon or space`,
+        field,
+      );
+    if (isOwnedHeader(name))
+      return apiError('invalid_request', `header ${name} is set by the service and cannot be overridden`, field);
     if (seen.has(name.toLowerCase())) return apiError('invalid_request', `header ${name} is given twice`, field);
     seen.add(name.toLowerCase());
     if (typeof value !== 'string') return apiError('invalid_request', `header ${name} must have a string value`, field);
-    if (/[\r\n\0]/.test(value)) return apiError('invalid_request', `header ${name} must not contain CR, LF or NUL`, field);
+    if (/[\r\n\0]/.test(value))
+      return apiError('invalid_request', `header ${name} must not contain CR, LF or NUL`, field);
     const control = controlCharacter(value);
-    if (control !== null) return apiError('invalid_request', `header ${name} must not contain control characters; found ${control}`, field);
-    if (value.length > MAX_VALUE) return apiError('invalid_request', `header ${name} is longer than ${MAX_VALUE} characters`, field);
+    if (control !== null)
+      return apiError('invalid_request', `header ${name} must not contain control characters; found ${control}`, field);
+    if (value.length > MAX_VALUE)
+      return apiError('invalid_request', `header ${name} is longer than ${MAX_VALUE} characters`, field);
     if (foldHeader(name, value) === null) {
-      return apiError('invalid_request', `header ${name} has a run of characters without a space too long for one line: a header line is at most 998 octets (RFC 5322 §2.1.1) and folds only at spaces`, field);
+      return apiError(
+        'invalid_request',
+        `header ${name} has a run of characters without a space too long for one line: a header line is at most 998 octets (RFC 5322 §2.1.1) and folds only at spaces`,
+        field,
+      );
     }
     out.push([name, value]);
   }

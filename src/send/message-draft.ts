@@ -19,7 +19,15 @@ export interface MessageDraft {
 
 /** Builds the draft: Message-ID on `{smtp_host}` carrying the message id, so replies and bounces that quote it can be matched. */
 export function composeDraft(input: {
-  id: string; hostname: string; now: number; from: Mailbox; to: Mailbox[]; subject: string; html: string | null; text: string | null; headers: [string, string][];
+  id: string;
+  hostname: string;
+  now: number;
+  from: Mailbox;
+  to: Mailbox[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  headers: [string, string][];
 }): MessageDraft {
   return {
     messageId: `<${input.id}@${input.hostname}>`,

@@ -24,7 +24,11 @@ export function renderStored(input: RenderInput): Buffer {
   if (isPersonalized(input.tracking)) {
     const r = input.recipient;
     if (r === null) throw new Error('a tracked message is rendered for one recipient, and none was given');
-    return renderTracked({ mime: input.mime, draft }, input.tracking, trackingUrls(Buffer.from(r.secret), r.publicUrl, r.recipientId));
+    return renderTracked(
+      { mime: input.mime, draft },
+      input.tracking,
+      trackingUrls(Buffer.from(r.secret), r.publicUrl, r.recipientId),
+    );
   }
   if (input.mime !== null) return Buffer.from(input.mime, 'latin1');
   if (draft === null) throw new Error('a stored message has neither MIME nor a draft');
@@ -33,8 +37,7 @@ export function renderStored(input: RenderInput): Buffer {
 
 /** Main thread → offload worker. */
 export type OffloadTask =
-  | { kind: 'validate'; contentType: string | undefined; body: Uint8Array }
-  | { kind: 'render'; input: RenderInput };
+  { kind: 'validate'; contentType: string | undefined; body: Uint8Array } | { kind: 'render'; input: RenderInput };
 
 /** What a task gives back: the validated request or its refusal, or the rendered message's bytes. */
 export type OffloadResult = SendRequest | ApiError | Uint8Array;
@@ -42,7 +45,12 @@ export type OffloadResult = SendRequest | ApiError | Uint8Array;
 /** Runs one task; the worker wraps this, and inline mode calls it directly. */
 export function runTask(task: OffloadTask): OffloadResult {
   switch (task.kind) {
-    case 'validate': return validateSendJson(task.contentType, Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength));
-    case 'render': return renderStored(task.input);
+    case 'validate':
+      return validateSendJson(
+        task.contentType,
+        Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength),
+      );
+    case 'render':
+      return renderStored(task.input);
   }
 }

@@ -10,6 +10,9 @@ export default function offloadTask(task: OffloadTask): unknown {
   const result = runTask(task);
   if (!(result instanceof Uint8Array)) return result;
   // Only a buffer that owns its whole ArrayBuffer is transferred: a slice of Buffer's shared pool would take the pool with it.
-  const own = result.byteOffset === 0 && result.byteLength === result.buffer.byteLength ? result : Uint8Array.prototype.slice.call(result);
+  const own =
+    result.byteOffset === 0 && result.byteLength === result.buffer.byteLength
+      ? result
+      : Uint8Array.prototype.slice.call(result);
   return Piscina.move(own);
 }

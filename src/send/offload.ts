@@ -52,7 +52,8 @@ const OFFLOAD_HEAP_MB = 256;
 
 /** A pool of `threads` worker threads, started on first use; `0` runs every task inline. */
 export function createOffload(threads: number): Offload {
-  if (!Number.isInteger(threads) || threads < 0) throw new Error(`offload threads must be an integer >= 0, got ${threads}`);
+  if (!Number.isInteger(threads) || threads < 0)
+    throw new Error(`offload threads must be an integer >= 0, got ${threads}`);
   if (threads === 0) return inlineOffload();
   const pool = new Piscina({
     filename: ENTRY.href,
@@ -74,19 +75,22 @@ export function createOffload(threads: number): Offload {
     try {
       return await pool.run(task, { transferList: transfer });
     } catch (err) {
-      if ((err as Error).message === 'Task queue is at limit') throw new OffloadBusyError('the offload queue is full', { cause: err });
+      if ((err as Error).message === 'Task queue is at limit')
+        throw new OffloadBusyError('the offload queue is full', { cause: err });
       throw err;
     }
   };
   return {
     async validateSend(contentType, body) {
-      if (body === undefined || body.length < OFFLOAD_MIN_BYTES) return runTask({ kind: 'validate', contentType, body: body ?? new Uint8Array(0) }) as SendRequest | ApiError;
+      if (body === undefined || body.length < OFFLOAD_MIN_BYTES)
+        return runTask({ kind: 'validate', contentType, body: body ?? new Uint8Array(0) }) as SendRequest | ApiError;
       // Transferred, not copied, when the body owns its whole ArrayBuffer (a large request body
       // does: Buffer.concat allocates it alone); the caller must not read `body` afterwards. A
       // buffer that shares its ArrayBuffer with other data is copied first, or the transfer would
       // detach that data too.
       const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
-      return (await run({ kind: 'validate', contentType, body: own }, [own.buffer as ArrayBuffer])) as SendRequest | ApiError;
+      return (await run({ kind: 'validate', contentType, body: own }, [own.buffer as ArrayBuffer])) as
+        SendRequest | ApiError;
     },
     async render(input) {
       const out = (await run({ kind: 'render', input })) as Uint8Array;

@@ -25,10 +25,16 @@ type Db = Kysely<Database> | Transaction<Database>;
  */
 async function countVolume(db: Db, v: MessagePlan['volume']): Promise<boolean> {
   if (v.quota !== null && v.count > v.quota) return false;
-  const result = await db.insertInto('volume').values({ account_id: v.accountId, month: v.month, count: v.count })
+  const result = await db
+    .insertInto('volume')
+    .values({ account_id: v.accountId, month: v.month, count: v.count })
     .onConflict((oc) => {
-      const update = oc.columns(['account_id', 'month']).doUpdateSet((eb) => ({ count: eb('volume.count', '+', eb.ref('excluded.count')) }));
-      return v.quota === null ? update : update.where((eb) => eb(eb('volume.count', '+', eb.ref('excluded.count')), '<=', v.quota as number));
+      const update = oc
+        .columns(['account_id', 'month'])
+        .doUpdateSet((eb) => ({ count: eb('volume.count', '+', eb.ref('excluded.count')) }));
+      return v.quota === null
+        ? update
+        : update.where((eb) => eb(eb('volume.count', '+', eb.ref('excluded.count')), '<=', v.quota as number));
     })
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
@@ -50,17 +56,37 @@ async function writeBatch(trx: Transaction<Database>, plans: MessagePlan[]): Pro
   const results: PersistResult[] = [];
   const accepted: MessagePlan[] = [];
   for (const p of plans) {
-    if (p.volume.quota === null) { accepted.push(p); results.push({ kind: 'accepted' }); continue; }
+    if (p.volume.quota === null) {
+      accepted.push(p);
+      results.push({ kind: 'accepted' });
+      continue;
+    }
     const ok = await countVolume(trx, p.volume);
     results.push(ok ? { kind: 'accepted' } : { kind: 'quota_exceeded' });
     if (ok) accepted.push(p);
   }
-  await insertChunked(trx, 'messages', accepted.map((p) => p.message));
-  await insertChunked(trx, 'recipients', accepted.flatMap((p) => p.recipients));
-  await writeEvents(trx, accepted.flatMap((p) => p.events));
-  await insertChunked(trx, 'jobs', accepted.flatMap((p) => p.jobs));
+  await insertChunked(
+    trx,
+    'messages',
+    accepted.map((p) => p.message),
+  );
+  await insertChunked(
+    trx,
+    'recipients',
+    accepted.flatMap((p) => p.recipients),
+  );
+  await writeEvents(
+    trx,
+    accepted.flatMap((p) => p.events),
+  );
+  await insertChunked(
+    trx,
+    'jobs',
+    accepted.flatMap((p) => p.jobs),
+  );
   for (const p of accepted) {
-    if (p.idempotency) await completeIdempotencyKey(trx, p.idempotency.domainId, p.idempotency.key, p.idempotency.response);
+    if (p.idempotency)
+      await completeIdempotencyKey(trx, p.idempotency.domainId, p.idempotency.key, p.idempotency.response);
   }
   // Last, so the account's counter row is locked only from here to the commit: concurrent batches
   // (PostgreSQL runs several) otherwise queue behind each other's inserts for that one row.

@@ -4,7 +4,13 @@ import mimeFuncs from 'nodemailer/lib/mime-funcs/index.js';
 import qp from 'nodemailer/lib/qp/index.js';
 import type { MessageDraft } from './message-draft.js';
 
-const HTML_TO_TEXT = { wordwrap: 78, selectors: [{ selector: 'a', options: { hideLinkHrefIfSameAsText: true } }, { selector: 'img', format: 'skip' }] };
+const HTML_TO_TEXT = {
+  wordwrap: 78,
+  selectors: [
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+    { selector: 'img', format: 'skip' },
+  ],
+};
 
 /** HTML longer than this is converted in slices (below). */
 const TEXT_SLICE_CHARS = 256 * 1024;
@@ -28,7 +34,10 @@ export function textFromHtml(html: string): string {
       BLOCK_END.lastIndex = start + TEXT_SLICE_CHARS;
       const m = BLOCK_END.exec(html);
       // Without a block end nearby, cut after the next tag rather than inside one.
-      end = m !== null && m.index - start < 2 * TEXT_SLICE_CHARS ? m.index + m[0].length : Math.max(html.indexOf('>', start + TEXT_SLICE_CHARS) + 1, start + TEXT_SLICE_CHARS);
+      end =
+        m !== null && m.index - start < 2 * TEXT_SLICE_CHARS
+          ? m.index + m[0].length
+          : Math.max(html.indexOf('>', start + TEXT_SLICE_CHARS) + 1, start + TEXT_SLICE_CHARS);
     }
     const text = convert(html.slice(start, end), HTML_TO_TEXT);
     if (text !== '') parts.push(text);
@@ -77,7 +86,8 @@ const LONG_RUN = /\S{77,}/;
  */
 export function mailbox(m: { name: string; address: string }): string {
   if (m.name === '') return m.address;
-  if (!mimeFuncs.isPlainText(m.name) || LONG_RUN.test(m.name)) return `${mimeFuncs.encodeWord(m.name, 'Q', 52)} <${m.address}>`;
+  if (!mimeFuncs.isPlainText(m.name) || LONG_RUN.test(m.name))
+    return `${mimeFuncs.encodeWord(m.name, 'Q', 52)} <${m.address}>`;
   if (PLAIN_PHRASE.test(m.name)) return `${m.name} <${m.address}>`;
   return `"${m.name.replace(/(["\\])/g, '\\$1')}" <${m.address}>`;
 }
@@ -104,7 +114,12 @@ function part(type: 'text/plain' | 'text/html', content: string): string {
   const normalized = content.replace(/\r\n|\r|\n/g, '\r\n');
   const plain = mimeFuncs.isPlainText(normalized) && !mimeFuncs.hasLongerLines(normalized, 76);
   const encoding = plain ? '7bit' : normalized.length > QP_MAX_CHARS ? 'base64' : 'quoted-printable';
-  const body = encoding === '7bit' ? normalized : encoding === 'base64' ? base64Lines(normalized) : qp.wrap(qp.encode(normalized), 76);
+  const body =
+    encoding === '7bit'
+      ? normalized
+      : encoding === 'base64'
+        ? base64Lines(normalized)
+        : qp.wrap(qp.encode(normalized), 76);
   return `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${body}`;
 }
 
@@ -127,6 +142,16 @@ export function renderMime(draft: MessageDraft): Buffer {
   ];
   if (draft.html === null) return Buffer.from(`${lines.join('\r\n')}\r\n${part('text/plain', text)}\r\n`, 'utf8');
   const boundary = `----=_Posthorn_${randomBytes(12).toString('hex')}`;
-  const body = [`--${boundary}`, part('text/plain', text), `--${boundary}`, part('text/html', draft.html), `--${boundary}--`, ''].join('\r\n');
-  return Buffer.from(`${lines.join('\r\n')}\r\nContent-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n${body}`, 'utf8');
+  const body = [
+    `--${boundary}`,
+    part('text/plain', text),
+    `--${boundary}`,
+    part('text/html', draft.html),
+    `--${boundary}--`,
+    '',
+  ].join('\r\n');
+  return Buffer.from(
+    `${lines.join('\r\n')}\r\nContent-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n${body}`,
+    'utf8',
+  );
 }

@@ -38,7 +38,20 @@ export function requestFingerprint(r: SendRequest): string {
   if (r.mime) return r.mime.fingerprint;
   // The overrides are appended only when given, so fingerprints stored before those overrides
   // existed still match.
-  const overrides = r.tracking && Object.keys(r.tracking).length > 0 ? [[r.tracking.opens ?? null, r.tracking.clicks ?? null, r.tracking.unsubscribe ?? null]] : [];
-  const canonical = JSON.stringify([r.from.name, r.from.address, r.to.map((m) => [m.name, m.address]), r.subject, r.html, r.text, r.tags, r.headers, ...overrides]);
+  const overrides =
+    r.tracking && Object.keys(r.tracking).length > 0
+      ? [[r.tracking.opens ?? null, r.tracking.clicks ?? null, r.tracking.unsubscribe ?? null]]
+      : [];
+  const canonical = JSON.stringify([
+    r.from.name,
+    r.from.address,
+    r.to.map((m) => [m.name, m.address]),
+    r.subject,
+    r.html,
+    r.text,
+    r.tags,
+    r.headers,
+    ...overrides,
+  ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -5,9 +5,26 @@ import { validateCustomHeaders } from './custom-headers.js';
 import type { SendRequest, TrackingOverrides } from './send-request.js';
 import { jsonDepthExceeded, MAX_JSON_DEPTH } from './json-depth.js';
 
-const FIELDS = new Set(['from', 'to', 'subject', 'html', 'text', 'tags', 'headers', 'template', 'variables', 'track_opens', 'track_clicks', 'unsubscribe']);
+const FIELDS = new Set([
+  'from',
+  'to',
+  'subject',
+  'html',
+  'text',
+  'tags',
+  'headers',
+  'template',
+  'variables',
+  'track_opens',
+  'track_clicks',
+  'unsubscribe',
+]);
 /** The per-message overrides of the domain's tracking defaults, JSON booleans. */
-const TRACKING_FIELDS = [['track_opens', 'opens'], ['track_clicks', 'clicks'], ['unsubscribe', 'unsubscribe']] as const;
+const TRACKING_FIELDS = [
+  ['track_opens', 'opens'],
+  ['track_clicks', 'clicks'],
+  ['unsubscribe', 'unsubscribe'],
+] as const;
 /** `to` holds 1 to 50 recipients (docs/api.md, Fields). */
 export const MAX_RECIPIENTS = 50;
 const MAX_TAGS = 20;
@@ -18,31 +35,43 @@ const invalid = (field: string, message: string): ApiError => apiError('invalid_
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-
-function parseJsonObject(contentType: string | undefined, raw: Buffer | undefined): { body: Record<string, unknown> } | { error: ApiError } {
+function parseJsonObject(
+  contentType: string | undefined,
+  raw: Buffer | undefined,
+): { body: Record<string, unknown> } | { error: ApiError } {
   // Requests with a body carry Content-Type: application/json.
   if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
     return { error: invalid('Content-Type', 'Content-Type must be application/json') };
   }
-  if (raw === undefined || raw.length === 0) return { error: invalid('body', 'request body is empty; expected a JSON object') };
+  if (raw === undefined || raw.length === 0)
+    return { error: invalid('body', 'request body is empty; expected a JSON object') };
   let text: string;
   try {
     // RFC 8259 §8.1: JSON is UTF-8. Buffer#toString would turn invalid bytes into U+FFFD, silently
     // changing what the caller sent, so they are refused instead.
     text = UTF8.decode(raw);
   } catch {
-    return { error: invalid('body', 'request body is not valid UTF-8 (RFC 8259 §8.1); send the JSON encoded as UTF-8') };
+    return {
+      error: invalid('body', 'request body is not valid UTF-8 (RFC 8259 §8.1); send the JSON encoded as UTF-8'),
+    };
   }
   // Depth first, on the bytes: a deeply nested body is refused before the parser spends time on it.
   const deep = jsonDepthExceeded(raw);
-  if (deep !== -1) return { error: invalid('body', `request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (at byte ${deep}); at most ${MAX_JSON_DEPTH} are allowed`) };
+  if (deep !== -1)
+    return {
+      error: invalid(
+        'body',
+        `request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (at byte ${deep}); at most ${MAX_JSON_DEPTH} are allowed`,
+      ),
+    };
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (err) {
     return { error: invalid('body', `request body is not valid JSON: ${(err as Error).message}`) };
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { error: invalid('body', 'request body must be a JSON object') };
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return { error: invalid('body', 'request body must be a JSON object') };
   return { body: body as Record<string, unknown> };
 }
 
@@ -50,7 +79,8 @@ function validateRecipients(input: unknown): Mailbox[] | ApiError {
   if (input === undefined || input === null) return invalid('to', 'to is required: one address or an array of 1 to 50');
   const list = typeof input === 'string' ? [input] : input;
   if (!Array.isArray(list)) return invalid('to', 'to must be a string or an array of strings');
-  if (list.length === 0 || list.length > MAX_RECIPIENTS) return invalid('to', `to must hold 1 to ${MAX_RECIPIENTS} recipients, got ${list.length}`);
+  if (list.length === 0 || list.length > MAX_RECIPIENTS)
+    return invalid('to', `to must hold 1 to ${MAX_RECIPIENTS} recipients, got ${list.length}`);
   const seen = new Set<string>();
   const out: Mailbox[] = [];
   for (const [i, item] of list.entries()) {
@@ -73,7 +103,10 @@ function validateTags(input: unknown): string[] | ApiError {
   const out: string[] = [];
   for (const [i, t] of input.entries()) {
     if (typeof t !== 'string' || t.trim() === '' || t.length > MAX_TAG_LENGTH || /[\p{Cc}]/u.test(t)) {
-      return invalid('tags', `tags[${i}] must be a non-empty string of at most ${MAX_TAG_LENGTH} characters without control characters`);
+      return invalid(
+        'tags',
+        `tags[${i}] must be a non-empty string of at most ${MAX_TAG_LENGTH} characters without control characters`,
+      );
     }
     if (!out.includes(t)) out.push(t);
   }
@@ -107,21 +140,34 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   if ('error' in parsed) return parsed.error;
   const body = parsed.body;
   for (const key of Object.keys(body)) {
-    if (!FIELDS.has(key)) return invalid(key, `unknown field ${key}; expected from, to, subject, html, text, tags, headers, track_opens, track_clicks, unsubscribe`);
+    if (!FIELDS.has(key))
+      return invalid(
+        key,
+        `unknown field ${key}; expected from, to, subject, html, text, tags, headers, track_opens, track_clicks, unsubscribe`,
+      );
   }
   for (const key of Object.keys(body)) {
     const bad = loneSurrogatePath(body[key], key);
-    if (bad !== null) return invalid(key, `${bad} contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape), which is not a character; send the character itself or its full surrogate pair`);
+    if (bad !== null)
+      return invalid(
+        key,
+        `${bad} contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape), which is not a character; send the character itself or its full surrogate pair`,
+      );
   }
   if (body.template !== undefined || body.variables !== undefined) {
-    return invalid(body.template !== undefined ? 'template' : 'variables', 'templates are not available on this server yet; send html or text');
+    return invalid(
+      body.template !== undefined ? 'template' : 'variables',
+      'templates are not available on this server yet; send html or text',
+    );
   }
-  if (typeof body.from !== 'string') return invalid('from', body.from === undefined ? 'from is required' : 'from must be a string');
+  if (typeof body.from !== 'string')
+    return invalid('from', body.from === undefined ? 'from is required' : 'from must be a string');
   const from = parseMailbox(body.from);
   if ('error' in from) return invalid('from', `from ${from.error}`);
   const to = validateRecipients(body.to);
   if (!Array.isArray(to)) return to;
-  if (typeof body.subject !== 'string') return invalid('subject', body.subject === undefined ? 'subject is required' : 'subject must be a string');
+  if (typeof body.subject !== 'string')
+    return invalid('subject', body.subject === undefined ? 'subject is required' : 'subject must be a string');
   const subject = body.subject.trim();
   if (subject === '') return invalid('subject', 'subject must not be empty');
   if (/[\r\n\0]/.test(subject)) return invalid('subject', 'subject must not contain CR, LF or NUL');

@@ -32,7 +32,10 @@ export function clientKey(address: string | undefined): string {
   const h = head === '' ? [] : head.split(':');
   const t = a.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
   const groups = a.includes('::') ? [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t] : h;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /**
@@ -49,7 +52,8 @@ export function clientKey(address: string | undefined): string {
 export function guardClientSlots(smtp: SMTPServer, opts: ClientSlotOptions): void {
   const listeners = smtp.server.listeners('connection') as Array<(socket: Socket) => void>;
   const accept = listeners[0];
-  if (!accept || listeners.length !== 1) throw new Error('smtp-server: expected exactly one connection listener to guard');
+  if (!accept || listeners.length !== 1)
+    throw new Error('smtp-server: expected exactly one connection listener to guard');
   smtp.server.removeAllListeners('connection');
 
   const held = new Map<string, number>();
@@ -62,7 +66,8 @@ export function guardClientSlots(smtp: SMTPServer, opts: ClientSlotOptions): voi
       else map.set(key, n);
     });
   };
-  const line = (key: string): string => `421 ${replyText('4.7.0', `${opts.hostname} Too many connections from ${key}; try again later.`)}\r\n`;
+  const line = (key: string): string =>
+    `421 ${replyText('4.7.0', `${opts.hostname} Too many connections from ${key}; try again later.`)}\r\n`;
   const refuseOn = (socket: Socket, key: string): void => {
     // Whatever the client sends is read and dropped, so its FIN is seen and the socket closes.
     socket.resume();

@@ -22,12 +22,24 @@ export const DATA_REFUSALS = {
   // RFC 5321 §2.3.8: CR and LF must only occur together as CRLF; a lone LF is not a line end.
   // 550 with 5.6.11 is Exchange Online's reply to bare line feeds (SMTPSEND.BareLinefeedsAreIllegal):
   // X.6 is the media subject of RFC 3463 §3.7.
-  bare_lf: { code: 550, enhanced: '5.6.11', message: 'bare LF not allowed: lines must end in CRLF (RFC 5321 §2.3.8, SMTP smuggling protection)' },
+  bare_lf: {
+    code: 550,
+    enhanced: '5.6.11',
+    message: 'bare LF not allowed: lines must end in CRLF (RFC 5321 §2.3.8, SMTP smuggling protection)',
+  },
   // The same RFC 5321 §2.3.8 rule for a CR that is not followed by LF.
-  bare_cr: { code: 550, enhanced: '5.6.11', message: 'bare CR not allowed: CR must be followed by LF (RFC 5321 §2.3.8, SMTP smuggling protection)' },
+  bare_cr: {
+    code: 550,
+    enhanced: '5.6.11',
+    message: 'bare CR not allowed: CR must be followed by LF (RFC 5321 §2.3.8, SMTP smuggling protection)',
+  },
   // RFC 5321 §4.5.3.1.6 and RFC 5322 §2.1.1: 998 octets plus CRLF. X.6.0 "other media error"
   // (RFC 3463 §3.7): the fix is a content transfer encoding (quoted-printable, base64) for the part.
-  line_too_long: { code: 550, enhanced: '5.6.0', message: `line longer than ${MAX_LINE_OCTETS} octets plus CRLF (RFC 5321 §4.5.3.1.6); encode the part as quoted-printable or base64` },
+  line_too_long: {
+    code: 550,
+    enhanced: '5.6.0',
+    message: `line longer than ${MAX_LINE_OCTETS} octets plus CRLF (RFC 5321 §4.5.3.1.6); encode the part as quoted-printable or base64`,
+  },
   // RFC 5321 §4.2.2 552 "exceeded storage allocation"; RFC 3463 §3.4 X.3.4 "message too big for system".
   too_big: { code: 552, enhanced: '5.3.4', message: 'message exceeds the maximum size' },
 } as const;
@@ -35,8 +47,7 @@ export const DATA_REFUSALS = {
 export type DataRefusalReason = keyof typeof DATA_REFUSALS;
 
 export type DataVerdict =
-  | { ok: true }
-  | { ok: false; reason: DataRefusalReason; code: 550 | 552; enhanced: string; message: string };
+  { ok: true } | { ok: false; reason: DataRefusalReason; code: 550 | 552; enhanced: string; message: string };
 
 /** What the guard keeps between chunks. */
 interface GuardState {

@@ -16,12 +16,23 @@ if (!proto.__posthornEnhanced) {
   proto.send = function send(code, data, context) {
     // RFC 4954 §6: AUTH attempted before TLS is `538 5.7.11 Encryption required for requested
     // authentication mechanism` (smtp-server's own text has no enhanced code of its own).
-    if (code === 538) return original.call(this, code, '5.7.11 Encryption required for requested authentication mechanism; issue STARTTLS first', false);
+    if (code === 538)
+      return original.call(
+        this,
+        code,
+        '5.7.11 Encryption required for requested authentication mechanism; issue STARTTLS first',
+        false,
+      );
     // RFC 4954 §4: AUTH is offered only under TLS, so no password crosses the network in clear.
     // smtp-server lists it in every EHLO reply (the only multi-line 250 it sends), so the line is
     // dropped before STARTTLS.
     if (code === 250 && Array.isArray(data) && !this.secure) {
-      return original.call(this, code, data.filter((line) => !(typeof line === 'string' && /^AUTH\b/.test(line))), context);
+      return original.call(
+        this,
+        code,
+        data.filter((line) => !(typeof line === 'string' && /^AUTH\b/.test(line))),
+        context,
+      );
     }
     return original.call(this, code, data, typeof data === 'string' && ENHANCED.test(data) ? false : context);
   };

@@ -17,7 +17,9 @@ const ENCODED_WORD = /=\?([^?\s*]+)(?:\*[^?\s]*)?\?([BbQq])\?([^?\s]*)\?=/g;
 function wordBytes(encoding: string, text: string): Buffer {
   if (encoding === 'B' || encoding === 'b') return Buffer.from(text, 'base64');
   // RFC 2047 §4.2: "_" is a space, "=XX" a hex octet.
-  const latin1 = text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const latin1 = text
+    .replace(/_/g, ' ')
+    .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return Buffer.from(latin1, 'latin1');
 }
 

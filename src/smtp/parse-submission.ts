@@ -40,12 +40,27 @@ export interface Envelope {
 export const RELAY_MAX_RECIPIENTS = 100;
 
 /** RFC 5322 §3.6: fields that may occur at most once (From exactly once), plus the relay's own. */
-const AT_MOST_ONCE = new Set(['date', 'from', 'sender', 'reply-to', 'to', 'cc', 'bcc', 'message-id', 'in-reply-to', 'references', 'subject', 'idempotency-key']);
+const AT_MOST_ONCE = new Set([
+  'date',
+  'from',
+  'sender',
+  'reply-to',
+  'to',
+  'cc',
+  'bcc',
+  'message-id',
+  'in-reply-to',
+  'references',
+  'subject',
+  'idempotency-key',
+]);
 
 // RFC 5322 §2.2 / §3.6.8: printable ASCII but the colon; WSP before the colon is obsolete syntax (§4.5).
 const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+[ \t]*$/;
 
-const refuse = (message: string, field: string): SubmissionError => ({ error: apiError('invalid_request', message, field) });
+const refuse = (message: string, field: string): SubmissionError => ({
+  error: apiError('invalid_request', message, field),
+});
 
 /** The field name as the submitter wrote it, for messages. */
 const writtenName = (f: HeaderField): string => f.text.slice(0, f.text.indexOf(':')).replace(/[ \t]+$/, '');
@@ -67,7 +82,8 @@ function firstNonField(raw: Buffer, bodyStart: number): string | null {
 /** Parses a From value as exactly one valid mailbox, its display name RFC 2047-decoded. */
 export function parseFromValue(value: string): Mailbox | { error: string } {
   const count = value.trim() === '' ? 0 : addressparser(value, { flatten: true }).length;
-  if (count !== 1) return { error: `must hold exactly one mailbox, got ${count} (RFC 5322 §3.6.2; the relay takes no Sender)` };
+  if (count !== 1)
+    return { error: `must hold exactly one mailbox, got ${count} (RFC 5322 §3.6.2; the relay takes no Sender)` };
   const mb = parseMailbox(value);
   if ('error' in mb) return mb;
   const name = decodeEncodedWords(mb.name);
@@ -87,7 +103,8 @@ function parseRecipients(rcptTo: string[]): Mailbox[] | SubmissionError {
     seen.add(address.toLowerCase());
     out.push({ name: '', address, local: checked.local, domain: checked.domain });
   }
-  if (out.length === 0 || out.length > RELAY_MAX_RECIPIENTS) return refuse(`a message takes 1 to ${RELAY_MAX_RECIPIENTS} distinct recipients, got ${out.length}`, 'to');
+  if (out.length === 0 || out.length > RELAY_MAX_RECIPIENTS)
+    return refuse(`a message takes 1 to ${RELAY_MAX_RECIPIENTS} distinct recipients, got ${out.length}`, 'to');
   return out;
 }
 
@@ -101,7 +118,10 @@ export function parseSubmission(raw: Buffer, envelope: Envelope): Submission | S
   const { fields, bodyStart } = splitMessage(raw);
   const stray = firstNonField(raw, bodyStart);
   if (stray !== null) {
-    return refuse(`the header section holds a line that is not a header field ("${stray.slice(0, 40)}"); an empty line must separate the headers from the body (RFC 5322 §2.1)`, 'headers');
+    return refuse(
+      `the header section holds a line that is not a header field ("${stray.slice(0, 40)}"); an empty line must separate the headers from the body (RFC 5322 §2.1)`,
+      'headers',
+    );
   }
   const seen = new Set<string>();
   let from: HeaderField | undefined;
@@ -117,20 +137,24 @@ export function parseSubmission(raw: Buffer, envelope: Envelope): Submission | S
     // RFC 5322 §3.2.5 unstructured text and §3.2.3 atext have no control characters (a tab is folding
     // whitespace); an encoded-word can smuggle one in too, so the decoded Subject is checked as well.
     const control = controlCharacter(fieldValue(f.text));
-    if (control !== null) return refuse(`${name} holds a control character (${control}); header fields take none (RFC 5322 §3.2.5)`, name);
+    if (control !== null)
+      return refuse(`${name} holds a control character (${control}); header fields take none (RFC 5322 §3.2.5)`, name);
     if (f.name === 'from') from = f;
     else if (f.name === 'subject') {
       subject = decodeEncodedWords(fieldValue(f.text));
       const decoded = controlCharacter(subject);
       if (decoded !== null) return refuse(`${name} decodes to text with a control character (${decoded})`, name);
-    }
-    else if (f.name === 'idempotency-key') {
+    } else if (f.name === 'idempotency-key') {
       idempotencyKey = fieldValue(f.text);
-      if (!isValidIdempotencyKey(idempotencyKey)) return refuse('Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key');
+      if (!isValidIdempotencyKey(idempotencyKey))
+        return refuse('Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key');
     } else if (f.name.startsWith('x-posthorn-')) {
       const known = RELAY_HEADERS.get(f.name);
       if (known === undefined) {
-        return refuse(`unknown header ${name}; the relay takes ${[...RELAY_HEADERS.values()].map((h) => h.name).join(', ')}`, name);
+        return refuse(
+          `unknown header ${name}; the relay takes ${[...RELAY_HEADERS.values()].map((h) => h.name).join(', ')}`,
+          name,
+        );
       }
       const applied = known.apply(decodeEncodedWords(fieldValue(f.text)), relay);
       if (!applied.ok) return refuse(applied.message, known.name);

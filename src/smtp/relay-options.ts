@@ -34,7 +34,8 @@ function yesNo(name: string, set: (on: boolean, options: RelayOptions) => void):
     name,
     apply(value, into) {
       const v = value.trim().toLowerCase();
-      if (!ON.has(v) && !OFF.has(v)) return { ok: false, message: `${name} must be yes or no (or true/false, 1/0), got "${value}"` };
+      if (!ON.has(v) && !OFF.has(v))
+        return { ok: false, message: `${name} must be yes or no (or true/false, 1/0), got "${value}"` };
       set(ON.has(v), into.options);
       return { ok: true };
     },
@@ -45,10 +46,14 @@ function yesNo(name: string, set: (on: boolean, options: RelayOptions) => void):
 function parseTags(value: string, into: { tags: string[] }): Parsed {
   if (value === '') return { ok: true };
   const items = value.split(',').map((t) => t.trim());
-  if (items.length > MAX_TAGS) return { ok: false, message: `X-Posthorn-Tags may hold at most ${MAX_TAGS} tags, got ${items.length}` };
+  if (items.length > MAX_TAGS)
+    return { ok: false, message: `X-Posthorn-Tags may hold at most ${MAX_TAGS} tags, got ${items.length}` };
   for (const [i, t] of items.entries()) {
     if (t === '' || t.length > MAX_TAG_LENGTH || /\p{Cc}/u.test(t)) {
-      return { ok: false, message: `X-Posthorn-Tags tag ${i + 1} must be a non-empty string of at most ${MAX_TAG_LENGTH} characters without control characters` };
+      return {
+        ok: false,
+        message: `X-Posthorn-Tags tag ${i + 1} must be a non-empty string of at most ${MAX_TAG_LENGTH} characters without control characters`,
+      };
     }
     if (!into.tags.includes(t)) into.tags.push(t);
   }
@@ -58,7 +63,22 @@ function parseTags(value: string, into: { tags: string[] }): Parsed {
 /** The documented headers by lower-cased name. */
 export const RELAY_HEADERS: ReadonlyMap<string, RelayHeader> = new Map([
   ['x-posthorn-tags', { name: 'X-Posthorn-Tags', apply: parseTags }],
-  ['x-posthorn-track-opens', yesNo('X-Posthorn-Track-Opens', (on, o) => { o.trackOpens = on; })],
-  ['x-posthorn-track-clicks', yesNo('X-Posthorn-Track-Clicks', (on, o) => { o.trackClicks = on; })],
-  ['x-posthorn-unsubscribe', yesNo('X-Posthorn-Unsubscribe', (on, o) => { o.unsubscribe = on; })],
+  [
+    'x-posthorn-track-opens',
+    yesNo('X-Posthorn-Track-Opens', (on, o) => {
+      o.trackOpens = on;
+    }),
+  ],
+  [
+    'x-posthorn-track-clicks',
+    yesNo('X-Posthorn-Track-Clicks', (on, o) => {
+      o.trackClicks = on;
+    }),
+  ],
+  [
+    'x-posthorn-unsubscribe',
+    yesNo('X-Posthorn-Unsubscribe', (on, o) => {
+      o.unsubscribe = on;
+    }),
+  ],
 ]);

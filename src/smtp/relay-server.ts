@@ -53,10 +53,14 @@ export function refusalReply(err: ApiError): Error & { responseCode: number } {
  * wants EHLO again after it (RFC 3207 §4.2).
  */
 export function createRelayServer(
-  deps: Deps, pipeline: SubmitPipeline, throttle: AuthThrottle, opts: { implicitTls: boolean; tls: { cert: string; key: string } },
+  deps: Deps,
+  pipeline: SubmitPipeline,
+  throttle: AuthThrottle,
+  opts: { implicitTls: boolean; tls: { cert: string; key: string } },
 ): SMTPServer {
   const refuse = (session: RelaySession, err: Error & { responseCode: number }): Error => {
-    if (session.posthorn && ++session.posthorn.errors > RELAY_LIMITS.maxErrors) return smtpError(421, '4.7.0', 'Too many errors in this session; closing.');
+    if (session.posthorn && ++session.posthorn.errors > RELAY_LIMITS.maxErrors)
+      return smtpError(421, '4.7.0', 'Too many errors in this session; closing.');
     return err;
   };
   const server: SMTPServer = new SMTPServer({
@@ -83,14 +87,26 @@ export function createRelayServer(
 
     onConnect(session, callback) {
       const verdict = throttle.check(session.remoteAddress, deps.clock.now());
-      if (!verdict.allowed) return callback(smtpError(421, '4.7.0', `Too many failed logins from ${session.remoteAddress}; try again in ${Math.ceil(verdict.retryAfterMs / 1000)} s.`));
+      if (!verdict.allowed)
+        return callback(
+          smtpError(
+            421,
+            '4.7.0',
+            `Too many failed logins from ${session.remoteAddress}; try again in ${Math.ceil(verdict.retryAfterMs / 1000)} s.`,
+          ),
+        );
       // The total session time, however busy it keeps itself.
       setTimeout(() => closeSession(server, session.id), RELAY_LIMITS.sessionMs).unref();
       // Before AUTH a session is a stranger's: it gets a short deadline, not the 5-minute idle
       // time RFC 5321 §4.5.3.2.7 asks for between commands of a client we know.
       const authMs = deps.config.smtpAuthTimeout;
       setTimeout(() => {
-        if (!(session as RelaySession).posthorn) closeSession(server, session.id, replyText('4.7.0', `Not authenticated within ${Math.ceil(authMs / 1000)} s; closing.`));
+        if (!(session as RelaySession).posthorn)
+          closeSession(
+            server,
+            session.id,
+            replyText('4.7.0', `Not authenticated within ${Math.ceil(authMs / 1000)} s; closing.`),
+          );
       }, authMs).unref();
       return callback();
     },
@@ -127,28 +143,47 @@ export function createRelayServer(
       const ctx = session.posthorn;
       if (!ctx) return callback(smtpError(530, '5.7.0', 'Authentication required.'));
       if (session.envelope.rcptTo.length >= RELAY_MAX_RECIPIENTS) {
-        return callback(refuse(session, smtpError(452, '4.5.3', `Too many recipients; at most ${RELAY_MAX_RECIPIENTS} per message.`)));
+        return callback(
+          refuse(session, smtpError(452, '4.5.3', `Too many recipients; at most ${RELAY_MAX_RECIPIENTS} per message.`)),
+        );
       }
       const parsed = parseAddress(address.address);
-      if ('error' in parsed) return callback(refuse(session, smtpError(553, '5.1.3', `Recipient ${address.address} ${parsed.error}.`)));
+      if ('error' in parsed)
+        return callback(refuse(session, smtpError(553, '5.1.3', `Recipient ${address.address} ${parsed.error}.`)));
       const recipient = `${parsed.local}@${parsed.domain}`;
       // A suppressed recipient is refused at its RCPT and the others proceed (SMTP answers recipient by
       // recipient, where the HTTP API refuses the whole request); its
       // rejected-by-system event is recorded now, as the message never reaches the pipeline for it.
-      void findSuppressed(deps.db, ctx.auth.account.id, [recipient]).then(async (hits) => {
-        if (hits.size === 0) return callback();
-        const now = deps.clock.now();
-        // In a transaction: the writer adds the event's webhook outbox row, which must commit with it.
-        await deps.db.transaction().execute((trx) => writeEvents(trx, [{
-          id: deps.ids.next('evt', now), accountId: ctx.auth.account.id, domainId: ctx.auth.domain.id, messageId: deps.ids.next('msg', now),
-          event: 'rejected-by-system', recipient, from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', subject: '', tags: [],
-          details: { reason: 'suppressed', suppression_reason: hits.get(recipient.toLowerCase()), via: 'smtp' }, occurredAt: now,
-        }]));
-        return callback(refuse(session, smtpError(550, '5.1.1', `Recipient ${recipient} is on the suppression list; not sent.`)));
-      }).catch((err: unknown) => {
-        deps.log.error({ err }, 'relay: suppression check failed');
-        callback(smtpError(451, '4.3.0', 'Temporary failure; try again.'));
-      });
+      void findSuppressed(deps.db, ctx.auth.account.id, [recipient])
+        .then(async (hits) => {
+          if (hits.size === 0) return callback();
+          const now = deps.clock.now();
+          // In a transaction: the writer adds the event's webhook outbox row, which must commit with it.
+          await deps.db.transaction().execute((trx) =>
+            writeEvents(trx, [
+              {
+                id: deps.ids.next('evt', now),
+                accountId: ctx.auth.account.id,
+                domainId: ctx.auth.domain.id,
+                messageId: deps.ids.next('msg', now),
+                event: 'rejected-by-system',
+                recipient,
+                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                subject: '',
+                tags: [],
+                details: { reason: 'suppressed', suppression_reason: hits.get(recipient.toLowerCase()), via: 'smtp' },
+                occurredAt: now,
+              },
+            ]),
+          );
+          return callback(
+            refuse(session, smtpError(550, '5.1.1', `Recipient ${recipient} is on the suppression list; not sent.`)),
+          );
+        })
+        .catch((err: unknown) => {
+          deps.log.error({ err }, 'relay: suppression check failed');
+          callback(smtpError(451, '4.3.0', 'Temporary failure; try again.'));
+        });
     },
 
     onData(stream: SMTPServerDataStream, session: RelaySession, callback) {
@@ -159,27 +194,37 @@ export function createRelayServer(
       guard.transform.on('data', (c: Buffer) => chunks.push(c));
       guard.transform.on('end', () => {
         if (!ctx) return callback(smtpError(530, '5.7.0', 'Authentication required.'));
-        if (stream.sizeExceeded) return callback(refuse(session, smtpError(552, '5.3.4', `Message is over ${BODY_LIMIT} bytes (10 MiB).`)));
+        if (stream.sizeExceeded)
+          return callback(refuse(session, smtpError(552, '5.3.4', `Message is over ${BODY_LIMIT} bytes (10 MiB).`)));
         const verdict = guard.verdict();
         if (!verdict.ok) return callback(refuse(session, smtpError(verdict.code, verdict.enhanced, verdict.message)));
         const raw = Buffer.concat(chunks);
         // RFC 5322 §2.1 has no NUL in a message, and a text column cannot hold one.
         if (raw.includes(0)) return callback(refuse(session, smtpError(550, '5.6.0', 'Message contains a NUL byte.')));
-        const envelope = { mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', rcptTo: session.envelope.rcptTo.map((r) => r.address) };
-        pipeline.submit({ source: 'smtp', credentialId: ctx.auth.keyId, raw, envelope }).then((result) => {
-          if (result.kind === 'accepted') return callback(null, `2.0.0 Queued as ${result.body.id}`);
-          return callback(refuse(session, refusalReply(result.error)));
-        }).catch((err: unknown) => {
-          deps.log.error({ err }, 'relay: submit failed');
-          callback(smtpError(451, '4.3.0', 'Temporary failure; the message was not accepted, try again.'));
-        });
+        const envelope = {
+          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          rcptTo: session.envelope.rcptTo.map((r) => r.address),
+        };
+        pipeline
+          .submit({ source: 'smtp', credentialId: ctx.auth.keyId, raw, envelope })
+          .then((result) => {
+            if (result.kind === 'accepted') return callback(null, `2.0.0 Queued as ${result.body.id}`);
+            return callback(refuse(session, refusalReply(result.error)));
+          })
+          .catch((err: unknown) => {
+            deps.log.error({ err }, 'relay: submit failed');
+            callback(smtpError(451, '4.3.0', 'Temporary failure; the message was not accepted, try again.'));
+          });
         return undefined;
       });
     },
   });
   guardClientSlots(server, {
-    perClient: deps.config.smtpMaxConnectionsPerClient, hostname: deps.config.hostname,
-    ...(opts.implicitTls ? { tls: { ...opts.tls, handshakeMs: Math.min(RELAY_LIMITS.handshakeMs, deps.config.smtpAuthTimeout) } } : {}),
+    perClient: deps.config.smtpMaxConnectionsPerClient,
+    hostname: deps.config.hostname,
+    ...(opts.implicitTls
+      ? { tls: { ...opts.tls, handshakeMs: Math.min(RELAY_LIMITS.handshakeMs, deps.config.smtpAuthTimeout) } }
+      : {}),
   });
   server.on('error', (err) => deps.log.warn({ err }, 'relay connection error'));
   return server;

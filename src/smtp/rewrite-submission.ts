@@ -60,7 +60,10 @@ export function rewriteSubmission(raw: Buffer, opts: RewriteOptions): Buffer {
     lines.unshift(fromField(undefined, opts.from));
     fromAt = 0;
   }
-  const added = [...(hasMessageId ? [] : [`Message-ID: ${opts.messageId}`]), ...(hasDate ? [] : [`Date: ${opts.date}`])];
+  const added = [
+    ...(hasMessageId ? [] : [`Message-ID: ${opts.messageId}`]),
+    ...(hasDate ? [] : [`Date: ${opts.date}`]),
+  ];
   lines.splice(fromAt + 1, 0, ...added);
   const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
   return Buffer.concat([head, raw.subarray(bodyStart)]);

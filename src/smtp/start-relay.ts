@@ -24,10 +24,15 @@ function listen(server: ReturnType<typeof createRelayServer>, host: string, port
  * The `smtp` role: the relay on POSTHORN_SMTP_PORT (STARTTLS) and POSTHORN_SMTPS_PORT (implicit
  * TLS, RFC 8314), both feeding the same submit pipeline as the HTTP API, with one AUTH throttle.
  */
-export async function startRelay(deps: Deps, pipeline: SubmitPipeline, tls: { cert: string; key: string }): Promise<{ ports: RelayPorts; stop(): Promise<void> }> {
+export async function startRelay(
+  deps: Deps,
+  pipeline: SubmitPipeline,
+  tls: { cert: string; key: string },
+): Promise<{ ports: RelayPorts; stop(): Promise<void> }> {
   const throttle = createAuthThrottle();
   const submission = createRelayServer(deps, pipeline, throttle, { implicitTls: false, tls });
-  const smtps = deps.config.smtpsPort === 0 ? null : createRelayServer(deps, pipeline, throttle, { implicitTls: true, tls });
+  const smtps =
+    deps.config.smtpsPort === 0 ? null : createRelayServer(deps, pipeline, throttle, { implicitTls: true, tls });
   const ports: RelayPorts = {
     submission: await listen(submission, deps.config.listenHost, deps.config.smtpPort),
     smtps: smtps ? await listen(smtps, deps.config.listenHost, deps.config.smtpsPort) : null,

@@ -31,10 +31,12 @@ export async function listEventPartitions(db: Kysely<Database> | Transaction<Dat
     JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
     JOIN pg_namespace n ON n.oid = p.relnamespace
     WHERE p.relname = 'events' AND n.nspname = current_schema()`.execute(db);
-  return rows.flatMap(({ name }) => {
-    const m = NAME.exec(name);
-    return m ? [partitionFor(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1))] : [];
-  }).sort((a, b) => a.from - b.from);
+  return rows
+    .flatMap(({ name }) => {
+      const m = NAME.exec(name);
+      return m ? [partitionFor(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1))] : [];
+    })
+    .sort((a, b) => a.from - b.from);
 }
 
 /**
@@ -43,10 +45,16 @@ export async function listEventPartitions(db: Kysely<Database> | Transaction<Dat
  * A month whose rows already sit in the DEFAULT partition (the server was off when its partition
  * was due) gets them moved into its new partition in the same transaction. Returns the names made.
  */
-export async function ensureEventPartitions(db: Kysely<Database>, dialect: DialectName, oldest: number, now: number): Promise<string[]> {
+export async function ensureEventPartitions(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  oldest: number,
+  now: number,
+): Promise<string[]> {
   if (dialect !== 'postgres') return [];
   const wanted: EventPartition[] = [];
-  for (let p = partitionFor(oldest); p.from <= partitionFor(now).from || wanted.length === 0; p = partitionFor(p.to)) wanted.push(p);
+  for (let p = partitionFor(oldest); p.from <= partitionFor(now).from || wanted.length === 0; p = partitionFor(p.to))
+    wanted.push(p);
   for (let i = 0; i < PARTITION_MONTHS_AHEAD; i++) wanted.push(partitionFor(wanted[wanted.length - 1]!.to));
   const have = new Set((await listEventPartitions(db)).map((p) => p.name));
   const missing = wanted.filter((p) => !have.has(p.name));
@@ -67,7 +75,9 @@ export async function ensureEventPartitions(db: Kysely<Database>, dialect: Diale
       await sql`CREATE TABLE ${sql.ref(p.name)} (LIKE events INCLUDING DEFAULTS)`.execute(trx);
       await sql`WITH moved AS (DELETE FROM events_default WHERE occurred_at >= ${p.from} AND occurred_at < ${p.to} RETURNING *)
         INSERT INTO ${sql.ref(p.name)} SELECT * FROM moved`.execute(trx);
-      await sql`ALTER TABLE events ATTACH PARTITION ${sql.ref(p.name)} FOR VALUES FROM (${sql.lit(p.from)}) TO (${sql.lit(p.to)})`.execute(trx);
+      await sql`ALTER TABLE events ATTACH PARTITION ${sql.ref(p.name)} FOR VALUES FROM (${sql.lit(p.from)}) TO (${sql.lit(p.to)})`.execute(
+        trx,
+      );
       made.push(p.name);
     }
     return made;
@@ -78,7 +88,11 @@ export async function ensureEventPartitions(db: Kysely<Database>, dialect: Diale
  * Drops the monthly partitions that end at or before `cutoff`: retention as a partition drop, with
  * no row-by-row delete and no table bloat (PostgreSQL only). Returns the names dropped.
  */
-export async function dropExpiredEventPartitions(db: Kysely<Database>, dialect: DialectName, cutoff: number): Promise<string[]> {
+export async function dropExpiredEventPartitions(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  cutoff: number,
+): Promise<string[]> {
   if (dialect !== 'postgres') return [];
   const expired = (await listEventPartitions(db)).filter((p) => p.to <= cutoff);
   if (expired.length === 0) return [];

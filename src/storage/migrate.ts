@@ -28,9 +28,10 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists
 export async function migrate(db: Kysely<any>, dialect: DialectName, upTo?: string): Promise<void> {
-  const migrationTableSchema = dialect === 'postgres'
-    ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema
-    : undefined;
+  const migrationTableSchema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   for (let attempt = 1; ; attempt++) {
     const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);

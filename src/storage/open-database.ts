@@ -24,7 +24,13 @@ pg.types.setTypeParser(20, (v) => Number(v));
  * This module and the dialect-specific SQL in queue/ and rate limiting are the only places that
  * know which database is behind Kysely (CONTRIBUTING.md, Conventions: both databases, one schema).
  */
-export function openDatabase(opts: { databaseUrl: string | null; dataDir: string; sqliteFile?: string; pgSchema?: string; poolSize?: number }): OpenDatabase {
+export function openDatabase(opts: {
+  databaseUrl: string | null;
+  dataDir: string;
+  sqliteFile?: string;
+  pgSchema?: string;
+  poolSize?: number;
+}): OpenDatabase {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
@@ -72,7 +78,10 @@ function createPrivately(file: string): void {
 function withStatementCache(sqlite: BetterSqlite3.Database, size = 1000): SqliteDatabase {
   const cache = new Map<string, BetterSqlite3.Statement>();
   return {
-    close: () => { cache.clear(); sqlite.close(); },
+    close: () => {
+      cache.clear();
+      sqlite.close();
+    },
     prepare(sql: string) {
       let stmt = cache.get(sql);
       if (stmt) {

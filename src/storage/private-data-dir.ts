@@ -47,8 +47,10 @@ function tighten(path: string, isDir: boolean, log: Pick<Logger, 'warn'>): void 
     try {
       chmodSync(path, next);
     } catch (err) {
-      throw new ConfigError(`POSTHORN_DATA_DIR: cannot make ${path} private (mode ${octal(mode)}): ${(err as Error).message}; `
-        + 'the data dir must belong to the user Posthorn runs as');
+      throw new ConfigError(
+        `POSTHORN_DATA_DIR: cannot make ${path} private (mode ${octal(mode)}): ${(err as Error).message}; ` +
+          'the data dir must belong to the user Posthorn runs as',
+      );
     }
     log.warn({ path, from: octal(mode), to: octal(next) }, 'tightened permissions in the data dir: it holds secrets');
   }

@@ -14,8 +14,11 @@ export type StoredSecretName = 'return_path_secret' | 'tracking_secret';
 export async function storedSecret(deps: Pick<Deps, 'db' | 'ids' | 'config'>, name: StoredSecretName): Promise<Buffer> {
   const box = secretBox(deps.config);
   const context = secretContext('settings.value', name);
-  await deps.db.insertInto('settings').values({ key: name, value: box.seal(deps.ids.random(32).toString('hex'), context) })
-    .onConflict((oc) => oc.column('key').doNothing()).execute();
+  await deps.db
+    .insertInto('settings')
+    .values({ key: name, value: box.seal(deps.ids.random(32).toString('hex'), context) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   const row = await deps.db.selectFrom('settings').select('value').where('key', '=', name).executeTakeFirstOrThrow();
   return Buffer.from(box.open(row.value, context), 'hex');
 }

@@ -39,7 +39,12 @@ function checkReason(reason: string): SuppressionReason {
 }
 
 function toEntry(row: SuppressionTable): SuppressionEntry {
-  return { address: row.address, reason: row.reason, created_at: new Date(Number(row.created_at)).toISOString(), message_id: row.message_id };
+  return {
+    address: row.address,
+    reason: row.reason,
+    created_at: new Date(Number(row.created_at)).toISOString(),
+    message_id: row.message_id,
+  };
 }
 
 /**
@@ -47,28 +52,47 @@ function toEntry(row: SuppressionTable): SuppressionEntry {
  * unchanged (the first reason is the one that explains why it is there), and that entry is returned.
  */
 export async function addSuppression(
-  deps: Pick<Deps, 'db' | 'clock'>, accountName: string, address: string, reason: string = 'manual',
+  deps: Pick<Deps, 'db' | 'clock'>,
+  accountName: string,
+  address: string,
+  reason: string = 'manual',
 ): Promise<SuppressionEntry> {
   const normalized = normalizeSuppressedAddress(address);
   const checked = checkReason(reason);
   const account = await findAccount(deps, accountName);
-  await deps.db.insertInto('suppressions')
-    .values({ account_id: account.id, address: normalized, reason: checked, message_id: null, created_at: deps.clock.now() })
+  await deps.db
+    .insertInto('suppressions')
+    .values({
+      account_id: account.id,
+      address: normalized,
+      reason: checked,
+      message_id: null,
+      created_at: deps.clock.now(),
+    })
     .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())
     .execute();
-  const row = await deps.db.selectFrom('suppressions').selectAll()
-    .where('account_id', '=', account.id).where('address', '=', normalized).executeTakeFirstOrThrow();
+  const row = await deps.db
+    .selectFrom('suppressions')
+    .selectAll()
+    .where('account_id', '=', account.id)
+    .where('address', '=', normalized)
+    .executeTakeFirstOrThrow();
   return toEntry(row);
 }
 
 /** Removes `address` from the account's list; a CommandError when it is not there. */
 export async function removeSuppression(
-  deps: Pick<Deps, 'db'>, accountName: string, address: string,
+  deps: Pick<Deps, 'db'>,
+  accountName: string,
+  address: string,
 ): Promise<{ address: string; removed: true }> {
   const normalized = normalizeSuppressedAddress(address);
   const account = await findAccount(deps, accountName);
-  const result = await deps.db.deleteFrom('suppressions')
-    .where('account_id', '=', account.id).where('address', '=', normalized).executeTakeFirst();
+  const result = await deps.db
+    .deleteFrom('suppressions')
+    .where('account_id', '=', account.id)
+    .where('address', '=', normalized)
+    .executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) {
     throw new CommandError(`${normalized} is not on the suppression list of account "${account.name}"`);
   }
@@ -78,7 +102,12 @@ export async function removeSuppression(
 /** The account's suppression list, newest first (ties by address, so the order is stable). */
 export async function listSuppressions(deps: Pick<Deps, 'db'>, accountName: string): Promise<SuppressionEntry[]> {
   const account = await findAccount(deps, accountName);
-  const rows = await deps.db.selectFrom('suppressions').selectAll()
-    .where('account_id', '=', account.id).orderBy('created_at', 'desc').orderBy('address').execute();
+  const rows = await deps.db
+    .selectFrom('suppressions')
+    .selectAll()
+    .where('account_id', '=', account.id)
+    .orderBy('created_at', 'desc')
+    .orderBy('address')
+    .execute();
   return rows.map(toEntry);
 }

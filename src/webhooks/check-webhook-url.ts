@@ -9,7 +9,14 @@ import { isPublicAddress } from './safe-address.js';
  * lower-cased the host and turned percent-escapes and IPv4 spellings such as 127.1, 0x7f.1 or
  * 2130706433 into their plain form (WHATWG URL host parsing), which the address check then covers.
  */
-const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'localhost6', 'localhost6.localdomain6', 'ip6-localhost', 'ip6-loopback']);
+const LOOPBACK_NAMES = new Set([
+  'localhost',
+  'localhost.localdomain',
+  'localhost6',
+  'localhost6.localdomain6',
+  'ip6-localhost',
+  'ip6-loopback',
+]);
 
 /** Longest URL accepted: well past any real endpoint, short enough for logs and the CLI. */
 const MAX_URL_LENGTH = 2048;
@@ -22,7 +29,8 @@ const MAX_URL_LENGTH = 2048;
  * (post-webhook.ts), since DNS may answer differently by then.
  */
 export function checkWebhookUrl(text: string, allowPrivate: boolean): string {
-  if (text.length > MAX_URL_LENGTH) throw new CommandError(`webhook URL is ${text.length} characters long; the limit is ${MAX_URL_LENGTH}`);
+  if (text.length > MAX_URL_LENGTH)
+    throw new CommandError(`webhook URL is ${text.length} characters long; the limit is ${MAX_URL_LENGTH}`);
   let url: URL;
   try {
     url = new URL(text);
@@ -35,11 +43,15 @@ export function checkWebhookUrl(text: string, allowPrivate: boolean): string {
   if (url.hash !== '') throw new CommandError('webhook URL must not have a #fragment (it is never sent to the server)');
   if (allowPrivate) return url.toString();
   if (url.protocol !== 'https:') {
-    throw new CommandError('webhook URL must use https (http is allowed only with POSTHORN_WEBHOOK_ALLOW_PRIVATE=1, for local development)');
+    throw new CommandError(
+      'webhook URL must use https (http is allowed only with POSTHORN_WEBHOOK_ALLOW_PRIVATE=1, for local development)',
+    );
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host) !== 0 && !isPublicAddress(host)) {
-    throw new CommandError(`webhook URL host ${host} is not a public address (loopback, private, link-local and metadata addresses are refused unless POSTHORN_WEBHOOK_ALLOW_PRIVATE=1)`);
+    throw new CommandError(
+      `webhook URL host ${host} is not a public address (loopback, private, link-local and metadata addresses are refused unless POSTHORN_WEBHOOK_ALLOW_PRIVATE=1)`,
+    );
   }
   if (isIP(host) !== 0) return url.toString();
   // One trailing dot is the absolute form of the same name (RFC 1034 §3.1): `localhost.` is

@@ -14,27 +14,44 @@ export type ClaimedDelivery = Selectable<WebhookDeliveryTable>;
  * PostgreSQL nodes claim disjoint rows with FOR UPDATE SKIP LOCKED.
  */
 export async function claimDeliveries(
-  deps: Pick<Deps, 'db' | 'dialect' | 'clock'>, workerId: string, limit: number, leaseMs: number, skipEndpoints: readonly string[] = [],
+  deps: Pick<Deps, 'db' | 'dialect' | 'clock'>,
+  workerId: string,
+  limit: number,
+  leaseMs: number,
+  skipEndpoints: readonly string[] = [],
 ): Promise<ClaimedDelivery[]> {
   const now = deps.clock.now();
-  return deps.db.updateTable('webhook_deliveries')
+  return deps.db
+    .updateTable('webhook_deliveries')
     .set({ locked_by: workerId, locked_until: now + leaseMs, next_attempt_at: now + leaseMs })
-    .where('id', 'in', (eb) => skipLocked(
-      eb.selectFrom('webhook_deliveries').select('id')
-        .where('state', '=', 'pending').where('next_attempt_at', '<=', now)
-        // A disabled endpoint's rows wait (parked) for `webhook set` to re-enable it.
-        .where('endpoint_id', 'in', (sub) => sub.selectFrom('webhook_endpoints').select('id').where('status', '=', 'active'))
-        .$if(skipEndpoints.length > 0, (qb) => qb.where('endpoint_id', 'not in', skipEndpoints))
-        .orderBy('next_attempt_at').limit(limit),
-      deps.dialect,
-    ))
+    .where('id', 'in', (eb) =>
+      skipLocked(
+        eb
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('state', '=', 'pending')
+          .where('next_attempt_at', '<=', now)
+          // A disabled endpoint's rows wait (parked) for `webhook set` to re-enable it.
+          .where('endpoint_id', 'in', (sub) =>
+            sub.selectFrom('webhook_endpoints').select('id').where('status', '=', 'active'),
+          )
+          .$if(skipEndpoints.length > 0, (qb) => qb.where('endpoint_id', 'not in', skipEndpoints))
+          .orderBy('next_attempt_at')
+          .limit(limit),
+        deps.dialect,
+      ),
+    )
     .returningAll()
     .execute();
 }
 
 /** Gives back the pending rows `workerId` still holds, due at `now` (a stopping dispatcher). */
 export async function releaseDeliveries(deps: Pick<Deps, 'db'>, workerId: string, now: number): Promise<number> {
-  const res = await deps.db.updateTable('webhook_deliveries').set({ locked_by: null, locked_until: null, next_attempt_at: now })
-    .where('locked_by', '=', workerId).where('state', '=', 'pending').executeTakeFirst();
+  const res = await deps.db
+    .updateTable('webhook_deliveries')
+    .set({ locked_by: null, locked_until: null, next_attempt_at: now })
+    .where('locked_by', '=', workerId)
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }

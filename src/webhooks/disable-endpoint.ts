@@ -16,22 +16,43 @@ export const PARKED_AT = 8_640_000_000_000_000; // the largest JavaScript Date, 
  * dispatcher got there first, or an operator changed it), so the notice is raised once.
  */
 export async function disableEndpoint(
-  trx: Kysely<Database> | Transaction<Database>, ids: Ids, now: number, endpointId: string, reason: string,
+  trx: Kysely<Database> | Transaction<Database>,
+  ids: Ids,
+  now: number,
+  endpointId: string,
+  reason: string,
 ): Promise<boolean> {
-  const disabled = await trx.updateTable('webhook_endpoints')
+  const disabled = await trx
+    .updateTable('webhook_endpoints')
     .set({ status: 'disabled', disabled_at: now, disabled_reason: reason, updated_at: now })
-    .where('id', '=', endpointId).where('status', '=', 'active')
-    .returning(['domain_id', 'url', 'failing_since']).executeTakeFirst();
+    .where('id', '=', endpointId)
+    .where('status', '=', 'active')
+    .returning(['domain_id', 'url', 'failing_since'])
+    .executeTakeFirst();
   if (!disabled) return false;
-  await trx.updateTable('webhook_deliveries').set({ next_attempt_at: PARKED_AT })
-    .where('endpoint_id', '=', endpointId).where('state', '=', 'pending').execute();
-  const domain = await trx.selectFrom('domains').select(['account_id', 'name']).where('id', '=', disabled.domain_id).executeTakeFirstOrThrow();
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: PARKED_AT })
+    .where('endpoint_id', '=', endpointId)
+    .where('state', '=', 'pending')
+    .execute();
+  const domain = await trx
+    .selectFrom('domains')
+    .select(['account_id', 'name'])
+    .where('id', '=', disabled.domain_id)
+    .executeTakeFirstOrThrow();
   // After the status change: the notice's own outbox row finds no active endpoint, so it is stored
   // for the dashboard and the CLI only; it cannot reach the endpoint it is about.
   await recordNotice(trx, ids, now, {
-    accountId: domain.account_id, domainId: disabled.domain_id, kind: 'webhook.disabled',
+    accountId: domain.account_id,
+    domainId: disabled.domain_id,
+    kind: 'webhook.disabled',
     message: `The webhook of ${domain.name} (${disabled.url}) was disabled: ${reason}. Its pending deliveries are kept and sent after it is re-enabled with: posthorn webhook set ${domain.name} URL`,
-    details: { url: disabled.url, reason, failing_since: disabled.failing_since === null ? null : new Date(Number(disabled.failing_since)).toISOString() },
+    details: {
+      url: disabled.url,
+      reason,
+      failing_since: disabled.failing_since === null ? null : new Date(Number(disabled.failing_since)).toISOString(),
+    },
   });
   return true;
 }

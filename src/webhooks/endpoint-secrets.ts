@@ -12,7 +12,11 @@ export function parseSecrets(text: string): StoredSecret[] {
   if (!Array.isArray(value)) throw new Error('webhook_endpoints.secrets is not a JSON array');
   return value.map((s: unknown) => {
     const o = s as Partial<StoredSecret>;
-    if (typeof o?.secret !== 'string' || typeof o.created_at !== 'number' || (o.expires_at !== null && typeof o.expires_at !== 'number')) {
+    if (
+      typeof o?.secret !== 'string' ||
+      typeof o.created_at !== 'number' ||
+      (o.expires_at !== null && typeof o.expires_at !== 'number')
+    ) {
       throw new Error('webhook_endpoints.secrets holds an entry that is not {secret, created_at, expires_at}');
     }
     return { secret: o.secret, created_at: o.created_at, expires_at: o.expires_at };
@@ -32,7 +36,12 @@ export function signingSecrets(secrets: readonly StoredSecret[], now: number): s
  * keeps signing until `now + overlapMs` (Standard Webhooks allows several signatures, so a receiver
  * that has not switched yet still verifies), and secrets whose overlap already ended are dropped.
  */
-export function rotateSecrets(secrets: readonly StoredSecret[], fresh: string, now: number, overlapMs: number): StoredSecret[] {
+export function rotateSecrets(
+  secrets: readonly StoredSecret[],
+  fresh: string,
+  now: number,
+  overlapMs: number,
+): StoredSecret[] {
   const kept = secrets
     .filter((s) => s.expires_at === null || s.expires_at > now)
     .map((s) => (s.expires_at === null ? { ...s, expires_at: now + overlapMs } : s));

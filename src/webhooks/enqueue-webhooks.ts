@@ -21,11 +21,18 @@ export interface OutboxItem {
  * thousands of events costs one extra SELECT and one multi-row INSERT. Nothing is cached: an
  * endpoint set a moment ago must get the next event.
  */
-export async function enqueueWebhooks(db: Kysely<Database> | Transaction<Database>, items: readonly OutboxItem[]): Promise<number> {
+export async function enqueueWebhooks(
+  db: Kysely<Database> | Transaction<Database>,
+  items: readonly OutboxItem[],
+): Promise<number> {
   if (items.length === 0) return 0;
   const domainIds = [...new Set(items.map((i) => i.domainId))];
-  const endpoints = await db.selectFrom('webhook_endpoints').select(['id', 'domain_id'])
-    .where('domain_id', 'in', domainIds).where('status', '=', 'active').execute();
+  const endpoints = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'domain_id'])
+    .where('domain_id', 'in', domainIds)
+    .where('status', '=', 'active')
+    .execute();
   if (endpoints.length === 0) return 0;
   const byDomain = new Map(endpoints.map((e) => [e.domain_id, e.id]));
   const rows: WebhookDeliveryTable[] = [];
@@ -33,8 +40,18 @@ export async function enqueueWebhooks(db: Kysely<Database> | Transaction<Databas
     const endpointId = byDomain.get(item.domainId);
     if (endpointId === undefined) continue;
     rows.push({
-      id: deliveryId(item.id), endpoint_id: endpointId, event_id: item.id, event: item.event, payload: item.payload(), state: 'pending',
-      attempts: 0, next_attempt_at: item.at, locked_by: null, locked_until: null, created_at: item.at, finished_at: null,
+      id: deliveryId(item.id),
+      endpoint_id: endpointId,
+      event_id: item.id,
+      event: item.event,
+      payload: item.payload(),
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: item.at,
+      locked_by: null,
+      locked_until: null,
+      created_at: item.at,
+      finished_at: null,
     });
   }
   await insertChunked(db, 'webhook_deliveries', rows);

@@ -5,9 +5,17 @@ import { findDomain } from '../domains/add-domain.js';
 import type { DomainTable, WebhookEndpointTable } from '../storage/database.js';
 
 /** The domain and its webhook endpoint; a CommandError naming the fix when it has none. */
-export async function findEndpoint(deps: Pick<Deps, 'db'>, domainName: string): Promise<{ domain: DomainTable; endpoint: Selectable<WebhookEndpointTable> }> {
+export async function findEndpoint(
+  deps: Pick<Deps, 'db'>,
+  domainName: string,
+): Promise<{ domain: DomainTable; endpoint: Selectable<WebhookEndpointTable> }> {
   const domain = await findDomain(deps, domainName);
-  const endpoint = await deps.db.selectFrom('webhook_endpoints').selectAll().where('domain_id', '=', domain.id).executeTakeFirst();
-  if (!endpoint) throw new CommandError(`${domain.name} has no webhook; set one with: posthorn webhook set ${domain.name} URL`);
+  const endpoint = await deps.db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('domain_id', '=', domain.id)
+    .executeTakeFirst();
+  if (!endpoint)
+    throw new CommandError(`${domain.name} has no webhook; set one with: posthorn webhook set ${domain.name} URL`);
   return { domain, endpoint };
 }

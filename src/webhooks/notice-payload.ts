@@ -12,6 +12,13 @@ export interface NoticeRecord {
 
 /** The JSON body of a notice webhook, fields in a fixed order (the body is signed). */
 export function noticePayload(n: NoticeRecord): string {
-  const body: NoticeRecord = { id: n.id, event: n.event, occurred_at: n.occurred_at, domain: n.domain, message: n.message, details: n.details };
+  const body: NoticeRecord = {
+    id: n.id,
+    event: n.event,
+    occurred_at: n.occurred_at,
+    domain: n.domain,
+    message: n.message,
+    details: n.details,
+  };
   return JSON.stringify(body);
 }

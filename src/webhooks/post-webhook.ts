@@ -92,7 +92,12 @@ export function webhookAgent(protocol: string, lookup: LookupFunction | undefine
   return protocol === 'https:' ? new https.Agent(opts) : new http.Agent(opts);
 }
 
-function attempt(target: URL, options: PostWebhookOptions, lookup: LookupFunction | undefined, mayRetry: boolean): Promise<WebhookResponse | WebhookFailure> {
+function attempt(
+  target: URL,
+  options: PostWebhookOptions,
+  lookup: LookupFunction | undefined,
+  mayRetry: boolean,
+): Promise<WebhookResponse | WebhookFailure> {
   const { body, timeoutMs = 15_000, now = () => performance.now(), agent, signal } = options;
   const started = now();
   return new Promise((resolve) => {
@@ -113,7 +118,11 @@ function attempt(target: URL, options: PostWebhookOptions, lookup: LookupFunctio
       // Without a pooled agent, a fresh connection per POST (and so a fresh lookup check).
       agent: agent ?? false,
       ...(lookup ? { lookup } : {}),
-      headers: { 'content-type': 'application/json', ...options.headers, 'content-length': String(Buffer.byteLength(body)) },
+      headers: {
+        'content-type': 'application/json',
+        ...options.headers,
+        'content-length': String(Buffer.byteLength(body)),
+      },
     });
     const timer = setTimeout(() => finish({ error: `timed out after ${timeoutMs} ms` }), timeoutMs);
     if (signal?.aborted) onAbort();
@@ -136,7 +145,14 @@ function attempt(target: URL, options: PostWebhookOptions, lookup: LookupFunctio
       let size = 0;
       const done = (complete: boolean) => {
         const text = Buffer.concat(chunks).toString('utf8');
-        finish({ status: response.statusCode ?? 0, durationMs: Math.round(now() - started), responseSnippet: [...text].slice(0, SNIPPET_CHARS).join('') }, complete);
+        finish(
+          {
+            status: response.statusCode ?? 0,
+            durationMs: Math.round(now() - started),
+            responseSnippet: [...text].slice(0, SNIPPET_CHARS).join(''),
+          },
+          complete,
+        );
       };
       response.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
@@ -165,7 +181,9 @@ function publicOnlyLookup(inner: LookupFunction): LookupFunction {
       const addresses: LookupAddress[] = Array.isArray(result) ? result : [{ address: result, family: isIP(result) }];
       const bad = addresses.find((a) => !isPublicAddress(a.address));
       if (bad || addresses.length === 0) {
-        const why = bad ? `${hostname} resolves to ${bad.address}, which is not a public address` : `no address for ${hostname}`;
+        const why = bad
+          ? `${hostname} resolves to ${bad.address}, which is not a public address`
+          : `no address for ${hostname}`;
         callback(Object.assign(new Error(`refused: ${why}`), { code: 'EPOSTHORNPRIVATE', hostname }), '', 4);
         return;
       }

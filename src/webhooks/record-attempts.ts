@@ -27,7 +27,12 @@ export function isSuccess(result: WebhookResponse | WebhookFailure): boolean {
  * schedule[attempts − 1] (POSTHORN_WEBHOOK_RETRY_SCHEDULE, 5s,5m,30m,2h,5h,10h,10h by default),
  * and given up as `failed` once every step is used (8 attempts by default, over about 27 hours).
  */
-export function nextWebhookAttempt(success: boolean, attempts: number, now: number, schedule: readonly number[]): AttemptOutcome {
+export function nextWebhookAttempt(
+  success: boolean,
+  attempts: number,
+  now: number,
+  schedule: readonly number[],
+): AttemptOutcome {
   if (success) return { kind: 'delivered' };
   const delay = schedule[attempts - 1];
   return delay === undefined ? { kind: 'failed' } : { kind: 'retry', at: now + delay };
@@ -40,8 +45,11 @@ export function nextWebhookAttempt(success: boolean, attempts: number, now: numb
  * POSTHORN_WEBHOOK_DISABLE_AFTER, or that answered 410 Gone, is disabled with a notice.
  */
 export async function recordAttempts(
-  trx: Transaction<Database> | Kysely<Database>, results: readonly AttemptResult[], deps: { config: Pick<Config, 'webhookRetrySchedule' | 'webhookDisableAfter'>; ids: Ids },
-  workerId: string, now: number,
+  trx: Transaction<Database> | Kysely<Database>,
+  results: readonly AttemptResult[],
+  deps: { config: Pick<Config, 'webhookRetrySchedule' | 'webhookDisableAfter'>; ids: Ids },
+  workerId: string,
+  now: number,
 ): Promise<void> {
   if (results.length === 0) return;
   const log: WebhookAttemptTable[] = [];
@@ -55,45 +63,88 @@ export async function recordAttempts(
     const attempt = delivery.attempts + 1;
     const ok = isSuccess(result);
     log.push({
-      id: deps.ids.next('wha', attemptedAt), delivery_id: delivery.id, endpoint_id: delivery.endpoint_id, attempt, attempted_at: attemptedAt,
-      status: 'status' in result ? result.status : null, duration_ms: 'status' in result ? result.durationMs : null,
-      response_snippet: 'status' in result ? result.responseSnippet : null, error: 'error' in result ? result.error : null,
+      id: deps.ids.next('wha', attemptedAt),
+      delivery_id: delivery.id,
+      endpoint_id: delivery.endpoint_id,
+      attempt,
+      attempted_at: attemptedAt,
+      status: 'status' in result ? result.status : null,
+      duration_ms: 'status' in result ? result.durationMs : null,
+      response_snippet: 'status' in result ? result.responseSnippet : null,
+      error: 'error' in result ? result.error : null,
     });
     const next = nextWebhookAttempt(ok, attempt, now, deps.config.webhookRetrySchedule);
     if (next.kind === 'delivered') delivered.push(delivery.id);
     else if (next.kind === 'failed') failed.push(delivery.id);
     else retries.set(next.at, [...(retries.get(next.at) ?? []), delivery.id]);
     if (ok) healthy.add(delivery.endpoint_id);
-    else failingFrom.set(delivery.endpoint_id, Math.min(attemptedAt, failingFrom.get(delivery.endpoint_id) ?? attemptedAt));
+    else
+      failingFrom.set(
+        delivery.endpoint_id,
+        Math.min(attemptedAt, failingFrom.get(delivery.endpoint_id) ?? attemptedAt),
+      );
     if ('status' in result && result.status === 410) gone.add(delivery.endpoint_id);
   }
   await insertChunked(trx, 'webhook_attempts', log);
-  const finish = (ids: string[], state: 'delivered' | 'failed') => trx.updateTable('webhook_deliveries')
-    .set((eb) => ({ state, attempts: eb('attempts', '+', 1), finished_at: now, locked_by: null, locked_until: null }))
-    .where('id', 'in', ids).where('locked_by', '=', workerId).execute();
+  const finish = (ids: string[], state: 'delivered' | 'failed') =>
+    trx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ state, attempts: eb('attempts', '+', 1), finished_at: now, locked_by: null, locked_until: null }))
+      .where('id', 'in', ids)
+      .where('locked_by', '=', workerId)
+      .execute();
   if (delivered.length > 0) await finish(delivered, 'delivered');
   if (failed.length > 0) await finish(failed, 'failed');
   for (const [at, ids] of retries) {
-    await trx.updateTable('webhook_deliveries')
+    await trx
+      .updateTable('webhook_deliveries')
       .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: at, locked_by: null, locked_until: null }))
-      .where('id', 'in', ids).where('locked_by', '=', workerId).execute();
+      .where('id', 'in', ids)
+      .where('locked_by', '=', workerId)
+      .execute();
   }
   if (healthy.size > 0) {
-    await trx.updateTable('webhook_endpoints').set({ failing_since: null })
-      .where('id', 'in', [...healthy]).where('failing_since', 'is not', null).execute();
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: null })
+      .where('id', 'in', [...healthy])
+      .where('failing_since', 'is not', null)
+      .execute();
   }
   // An endpoint with a success in this batch is not failing, whatever else it answered.
   const failing = [...failingFrom].filter(([id]) => !healthy.has(id));
   for (const [id, from] of failing) {
-    await trx.updateTable('webhook_endpoints').set({ failing_since: from }).where('id', '=', id).where('failing_since', 'is', null).execute();
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: from })
+      .where('id', '=', id)
+      .where('failing_since', 'is', null)
+      .execute();
   }
-  const expired = failing.length === 0 ? [] : await trx.selectFrom('webhook_endpoints').select(['id', 'failing_since'])
-    .where('id', 'in', failing.map(([id]) => id)).where('status', '=', 'active')
-    .where('failing_since', '<=', now - deps.config.webhookDisableAfter).execute();
+  const expired =
+    failing.length === 0
+      ? []
+      : await trx
+          .selectFrom('webhook_endpoints')
+          .select(['id', 'failing_since'])
+          .where(
+            'id',
+            'in',
+            failing.map(([id]) => id),
+          )
+          .where('status', '=', 'active')
+          .where('failing_since', '<=', now - deps.config.webhookDisableAfter)
+          .execute();
   for (const id of gone) await disableEndpoint(trx, deps.ids, now, id, 'it answered 410 Gone');
   for (const e of expired) {
     if (gone.has(e.id)) continue;
     const since = new Date(Number(e.failing_since)).toISOString();
-    await disableEndpoint(trx, deps.ids, now, e.id, `every attempt has failed since ${since}, longer than POSTHORN_WEBHOOK_DISABLE_AFTER`);
+    await disableEndpoint(
+      trx,
+      deps.ids,
+      now,
+      e.id,
+      `every attempt has failed since ${since}, longer than POSTHORN_WEBHOOK_DISABLE_AFTER`,
+    );
   }
 }

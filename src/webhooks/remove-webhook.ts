@@ -17,7 +17,11 @@ export interface RemoveWebhookResult {
 export async function removeWebhook(deps: Pick<Deps, 'db'>, domainName: string): Promise<RemoveWebhookResult> {
   const { domain, endpoint } = await findEndpoint(deps, domainName);
   return deps.db.transaction().execute(async (trx) => {
-    const pending = await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', endpoint.id).where('state', '=', 'pending').executeTakeFirst();
+    const pending = await trx
+      .deleteFrom('webhook_deliveries')
+      .where('endpoint_id', '=', endpoint.id)
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
     await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', endpoint.id).execute();
     await trx.deleteFrom('webhook_attempts').where('endpoint_id', '=', endpoint.id).execute();
     await trx.deleteFrom('webhook_endpoints').where('id', '=', endpoint.id).execute();

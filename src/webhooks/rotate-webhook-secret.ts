@@ -19,13 +19,30 @@ export interface RotateWebhookResult {
  * pace; secrets whose overlap has ended are dropped. The update is conditional on the list read, so
  * two rotations at once cannot lose a secret.
  */
-export async function rotateWebhookSecret(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>, domainName: string): Promise<RotateWebhookResult> {
+export async function rotateWebhookSecret(
+  deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>,
+  domainName: string,
+): Promise<RotateWebhookResult> {
   const { domain, endpoint } = await findEndpoint(deps, domainName);
   const now = deps.clock.now();
   const secret = newWebhookSecret((n) => deps.ids.random(n));
-  const secrets = rotateSecrets(readEndpointSecrets(deps.config, endpoint.id, endpoint.secrets), secret, now, deps.config.webhookSecretOverlap);
-  const res = await deps.db.updateTable('webhook_endpoints').set({ secrets: storeEndpointSecrets(deps.config, endpoint.id, secrets), updated_at: now })
-    .where('id', '=', endpoint.id).where('secrets', '=', endpoint.secrets).executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) throw new CommandError(`the webhook of ${domain.name} changed while rotating; run the command again`);
-  return { domain: domain.name, secret, previous_secret_expires_at: new Date(now + deps.config.webhookSecretOverlap).toISOString() };
+  const secrets = rotateSecrets(
+    readEndpointSecrets(deps.config, endpoint.id, endpoint.secrets),
+    secret,
+    now,
+    deps.config.webhookSecretOverlap,
+  );
+  const res = await deps.db
+    .updateTable('webhook_endpoints')
+    .set({ secrets: storeEndpointSecrets(deps.config, endpoint.id, secrets), updated_at: now })
+    .where('id', '=', endpoint.id)
+    .where('secrets', '=', endpoint.secrets)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0)
+    throw new CommandError(`the webhook of ${domain.name} changed while rotating; run the command again`);
+  return {
+    domain: domain.name,
+    secret,
+    previous_secret_expires_at: new Date(now + deps.config.webhookSecretOverlap).toISOString(),
+  };
 }

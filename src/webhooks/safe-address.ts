@@ -14,7 +14,11 @@ interface BlockedRange {
 export const BLOCKED_V4: readonly BlockedRange[] = [
   { network: '0.0.0.0', prefix: 8, why: '"this network", incl. 0.0.0.0 unspecified (RFC 791, RFC 1122 §3.2.1.3)' },
   { network: '10.0.0.0', prefix: 8, why: 'private (RFC 1918)' },
-  { network: '100.64.0.0', prefix: 10, why: 'carrier-grade NAT shared space (RFC 6598); 100.100.100.200 is a cloud metadata address' },
+  {
+    network: '100.64.0.0',
+    prefix: 10,
+    why: 'carrier-grade NAT shared space (RFC 6598); 100.100.100.200 is a cloud metadata address',
+  },
   { network: '127.0.0.0', prefix: 8, why: 'loopback (RFC 1122 §3.2.1.3)' },
   { network: '169.254.0.0', prefix: 16, why: 'link-local (RFC 3927), incl. 169.254.169.254 cloud metadata' },
   { network: '172.16.0.0', prefix: 12, why: 'private (RFC 1918)' },
@@ -103,7 +107,11 @@ function ipv6Bytes(address: string): Uint8Array {
   const [head = '', tail] = text.split('::');
   const headGroups = head === '' ? [] : head.split(':');
   const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = [...headGroups, ...new Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
+  const groups = [
+    ...headGroups,
+    ...new Array<string>(8 - headGroups.length - tailGroups.length).fill('0'),
+    ...tailGroups,
+  ];
   const bytes = new Uint8Array(16);
   groups.forEach((g, i) => {
     const n = parseInt(g, 16);

@@ -9,6 +9,10 @@ export function readEndpointSecrets(config: Readonly<Config>, endpointId: string
 }
 
 /** The column value for an endpoint's secrets: sealed when POSTHORN_SECRETS_KEY is set. */
-export function storeEndpointSecrets(config: Readonly<Config>, endpointId: string, secrets: readonly StoredSecret[]): string {
+export function storeEndpointSecrets(
+  config: Readonly<Config>,
+  endpointId: string,
+  secrets: readonly StoredSecret[],
+): string {
   return secretBox(config).seal(JSON.stringify(secrets), secretContext('webhook_endpoints.secrets', endpointId));
 }

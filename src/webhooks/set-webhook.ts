@@ -24,30 +24,67 @@ export interface SetWebhookResult {
  * secret; it also re-enables a disabled endpoint, clears its failure run, and makes the deliveries
  * that waited while it was disabled due now.
  */
-export async function setWebhook(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>, domainName: string, rawUrl: string): Promise<SetWebhookResult> {
+export async function setWebhook(
+  deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>,
+  domainName: string,
+  rawUrl: string,
+): Promise<SetWebhookResult> {
   const url = checkWebhookUrl(rawUrl, deps.config.webhookAllowPrivate);
   const domain = await findDomain(deps, domainName);
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom('webhook_endpoints').select(['id', 'status']).where('domain_id', '=', domain.id).executeTakeFirst();
+    const existing = await trx
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'status'])
+      .where('domain_id', '=', domain.id)
+      .executeTakeFirst();
     if (!existing) {
       const secret = newWebhookSecret((n) => deps.ids.random(n));
       const secrets: StoredSecret[] = [{ secret, created_at: now, expires_at: null }];
       const id = deps.ids.next('whe', now);
-      const res = await trx.insertInto('webhook_endpoints').values({
-        id, domain_id: domain.id, url, secrets: storeEndpointSecrets(deps.config, id, secrets), status: 'active',
-        failing_since: null, disabled_at: null, disabled_reason: null, created_at: now, updated_at: now,
-      }).onConflict((oc) => oc.column('domain_id').doNothing()).executeTakeFirst();
-      if (Number(res.numInsertedOrUpdatedRows ?? 0n) === 0) throw new CommandError(`the webhook of ${domain.name} was set by someone else at the same moment; run the command again`);
+      const res = await trx
+        .insertInto('webhook_endpoints')
+        .values({
+          id,
+          domain_id: domain.id,
+          url,
+          secrets: storeEndpointSecrets(deps.config, id, secrets),
+          status: 'active',
+          failing_since: null,
+          disabled_at: null,
+          disabled_reason: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.column('domain_id').doNothing())
+        .executeTakeFirst();
+      if (Number(res.numInsertedOrUpdatedRows ?? 0n) === 0)
+        throw new CommandError(
+          `the webhook of ${domain.name} was set by someone else at the same moment; run the command again`,
+        );
       return { domain: domain.name, url, secret, created: true, reenabled: false };
     }
-    await trx.updateTable('webhook_endpoints').set({
-      url, status: 'active', failing_since: null, disabled_at: null, disabled_reason: null, updated_at: now,
-    }).where('id', '=', existing.id).execute();
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({
+        url,
+        status: 'active',
+        failing_since: null,
+        disabled_at: null,
+        disabled_reason: null,
+        updated_at: now,
+      })
+      .where('id', '=', existing.id)
+      .execute();
     const reenabled = existing.status === 'disabled';
     // Deliveries parked when it was disabled (disable-endpoint.ts) are due again now.
-    await trx.updateTable('webhook_deliveries').set({ next_attempt_at: now })
-      .where('endpoint_id', '=', existing.id).where('state', '=', 'pending').where('next_attempt_at', '=', PARKED_AT).execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: now })
+      .where('endpoint_id', '=', existing.id)
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '=', PARKED_AT)
+      .execute();
     return { domain: domain.name, url, secret: null, created: false, reenabled };
   });
 }

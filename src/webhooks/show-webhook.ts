@@ -35,27 +35,63 @@ export interface WebhookView {
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 /** Reads the endpoint, its secrets' ages, its outbox counts and the last attempts of its delivery log. */
-export async function showWebhook(deps: Pick<Deps, 'db' | 'clock' | 'config'>, domainName: string): Promise<WebhookView> {
+export async function showWebhook(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  domainName: string,
+): Promise<WebhookView> {
   const { domain, endpoint } = await findEndpoint(deps, domainName);
   const now = deps.clock.now();
-  const counts = await deps.db.selectFrom('webhook_deliveries').select(['state', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('endpoint_id', '=', endpoint.id).where('state', 'in', ['pending', 'failed']).groupBy('state').execute();
+  const counts = await deps.db
+    .selectFrom('webhook_deliveries')
+    .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('endpoint_id', '=', endpoint.id)
+    .where('state', 'in', ['pending', 'failed'])
+    .groupBy('state')
+    .execute();
   const count = (state: string) => Number(counts.find((c) => c.state === state)?.n ?? 0);
-  const attempts = await deps.db.selectFrom('webhook_attempts')
+  const attempts = await deps.db
+    .selectFrom('webhook_attempts')
     .leftJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
-    .select(['webhook_deliveries.event_id', 'webhook_deliveries.event', 'webhook_attempts.attempt', 'webhook_attempts.attempted_at', 'webhook_attempts.status',
-      'webhook_attempts.duration_ms', 'webhook_attempts.response_snippet', 'webhook_attempts.error'])
+    .select([
+      'webhook_deliveries.event_id',
+      'webhook_deliveries.event',
+      'webhook_attempts.attempt',
+      'webhook_attempts.attempted_at',
+      'webhook_attempts.status',
+      'webhook_attempts.duration_ms',
+      'webhook_attempts.response_snippet',
+      'webhook_attempts.error',
+    ])
     .where('webhook_attempts.endpoint_id', '=', endpoint.id)
-    .orderBy('webhook_attempts.attempted_at', 'desc').orderBy('webhook_attempts.id', 'desc').limit(LOG_ROWS).execute();
+    .orderBy('webhook_attempts.attempted_at', 'desc')
+    .orderBy('webhook_attempts.id', 'desc')
+    .limit(LOG_ROWS)
+    .execute();
   return {
-    domain: domain.name, url: endpoint.url, status: endpoint.status,
-    disabled_at: iso(endpoint.disabled_at), disabled_reason: endpoint.disabled_reason, failing_since: iso(endpoint.failing_since),
-    secrets: readEndpointSecrets(deps.config, endpoint.id, endpoint.secrets).filter((s) => s.expires_at === null || s.expires_at > now)
-      .map((s) => ({ created_at: iso(s.created_at)!, age_seconds: Math.max(0, Math.floor((now - s.created_at) / 1000)), expires_at: iso(s.expires_at) })),
-    pending: count('pending'), failed: count('failed'),
+    domain: domain.name,
+    url: endpoint.url,
+    status: endpoint.status,
+    disabled_at: iso(endpoint.disabled_at),
+    disabled_reason: endpoint.disabled_reason,
+    failing_since: iso(endpoint.failing_since),
+    secrets: readEndpointSecrets(deps.config, endpoint.id, endpoint.secrets)
+      .filter((s) => s.expires_at === null || s.expires_at > now)
+      .map((s) => ({
+        created_at: iso(s.created_at)!,
+        age_seconds: Math.max(0, Math.floor((now - s.created_at) / 1000)),
+        expires_at: iso(s.expires_at),
+      })),
+    pending: count('pending'),
+    failed: count('failed'),
     last_attempts: attempts.map((a) => ({
-      event_id: a.event_id ?? '', event: a.event ?? '', attempt: a.attempt, attempted_at: iso(a.attempted_at)!, status: a.status,
-      duration_ms: a.duration_ms, response_snippet: a.response_snippet, error: a.error,
+      event_id: a.event_id ?? '',
+      event: a.event ?? '',
+      attempt: a.attempt,
+      attempted_at: iso(a.attempted_at)!,
+      status: a.status,
+      duration_ms: a.duration_ms,
+      response_snippet: a.response_snippet,
+      error: a.error,
     })),
   };
 }

@@ -36,7 +36,9 @@ export function signWebhook(input: SignWebhookInput): WebhookSignatureHeaders {
   }
   const timestamp = String(input.timestampSeconds);
   const signedContent = `${input.id}.${timestamp}.${input.body}`;
-  const signatures = input.secrets.map((secret) => `v1,${createHmac('sha256', secretKey(secret)).update(signedContent).digest('base64')}`);
+  const signatures = input.secrets.map(
+    (secret) => `v1,${createHmac('sha256', secretKey(secret)).update(signedContent).digest('base64')}`,
+  );
   return { 'webhook-id': input.id, 'webhook-timestamp': timestamp, 'webhook-signature': signatures.join(' ') };
 }
 

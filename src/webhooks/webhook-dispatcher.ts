@@ -59,11 +59,14 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
   const abort = new AbortController();
   setMaxListeners(0, abort.signal); // one listener per POST in flight
 
-  const recorder = createBatcher<AttemptResult, void>(async (results) => {
-    const now = deps.clock.now();
-    await deps.db.transaction().execute((trx) => recordAttempts(trx, results, deps, workerId, now));
-    return results.map(() => undefined);
-  }, { maxBatch: 500, concurrency: deps.dialect === 'postgres' ? 4 : 1 });
+  const recorder = createBatcher<AttemptResult, void>(
+    async (results) => {
+      const now = deps.clock.now();
+      await deps.db.transaction().execute((trx) => recordAttempts(trx, results, deps, workerId, now));
+      return results.map(() => undefined);
+    },
+    { maxBatch: 500, concurrency: deps.dialect === 'postgres' ? 4 : 1 },
+  );
 
   function agentFor(url: string): http.Agent | undefined {
     let origin: URL;
@@ -84,13 +87,25 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
     const attemptedAt = deps.clock.now();
     const secrets = signingSecrets(endpoint.secrets, attemptedAt);
     const agent = agentFor(endpoint.url);
-    const result = secrets.length === 0
-      ? { error: 'endpoint has no signing secret; rotate one with posthorn webhook rotate' }
-      : await postWebhook(endpoint.url, {
-        body: delivery.payload, allowPrivate, timeoutMs: deps.config.webhookTimeout, signal: abort.signal,
-        ...(lookup ? { lookup } : {}), ...(agent ? { agent } : {}),
-        headers: { ...signWebhook({ id: delivery.event_id, timestampSeconds: Math.floor(attemptedAt / 1000), body: delivery.payload, secrets }) },
-      });
+    const result =
+      secrets.length === 0
+        ? { error: 'endpoint has no signing secret; rotate one with posthorn webhook rotate' }
+        : await postWebhook(endpoint.url, {
+            body: delivery.payload,
+            allowPrivate,
+            timeoutMs: deps.config.webhookTimeout,
+            signal: abort.signal,
+            ...(lookup ? { lookup } : {}),
+            ...(agent ? { agent } : {}),
+            headers: {
+              ...signWebhook({
+                id: delivery.event_id,
+                timestampSeconds: Math.floor(attemptedAt / 1000),
+                body: delivery.payload,
+                secrets,
+              }),
+            },
+          });
     // Cut short by our own stop: not the endpoint's failure, so not logged; released below.
     if (abort.signal.aborted && 'error' in result) return;
     try {
@@ -103,8 +118,14 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
 
   async function loadEndpoints(rows: ClaimedDelivery[]): Promise<Map<string, EndpointInfo>> {
     const ids = [...new Set(rows.map((r) => r.endpoint_id))];
-    const found = await deps.db.selectFrom('webhook_endpoints').select(['id', 'url', 'secrets']).where('id', 'in', ids).execute();
-    return new Map(found.map((e) => [e.id, { url: e.url, secrets: readEndpointSecrets(deps.config, e.id, e.secrets) }]));
+    const found = await deps.db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'url', 'secrets'])
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(
+      found.map((e) => [e.id, { url: e.url, secrets: readEndpointSecrets(deps.config, e.id, e.secrets) }]),
+    );
   }
 
   /**
@@ -158,12 +179,23 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
     }
   }
 
-  const loop = startClaimLoop({ concurrency, claimBatch: opts.claimBatch, idlePollMs: opts.idlePollMs, log: deps.log, name: 'webhooks', claim, run });
+  const loop = startClaimLoop({
+    concurrency,
+    claimBatch: opts.claimBatch,
+    idlePollMs: opts.idlePollMs,
+    log: deps.log,
+    name: 'webhooks',
+    claim,
+    run,
+  });
 
   return {
     async stop(timeoutMs) {
-      if (await loop.stop(timeoutMs) === 'timeout') {
-        deps.log.warn({ inFlight: loop.inFlight() }, 'stopping with webhook POSTs in flight: they are aborted and posted again later');
+      if ((await loop.stop(timeoutMs)) === 'timeout') {
+        deps.log.warn(
+          { inFlight: loop.inFlight() },
+          'stopping with webhook POSTs in flight: they are aborted and posted again later',
+        );
         abort.abort();
         await loop.settled();
       }

@@ -7,6 +7,7 @@ const SECRET_BYTES = 32;
  */
 export function newWebhookSecret(random: (n: number) => Buffer): string {
   const bytes = random(SECRET_BYTES);
-  if (bytes.length !== SECRET_BYTES) throw new Error(`random source returned ${bytes.length} bytes, wanted ${SECRET_BYTES}`);
+  if (bytes.length !== SECRET_BYTES)
+    throw new Error(`random source returned ${bytes.length} bytes, wanted ${SECRET_BYTES}`);
   return `whsec_${bytes.toString('base64')}`;
 }

@@ -20,7 +20,10 @@ describe('posthorn bounce parse', () => {
     assert.equal(r.json.recipients.length, 1);
     const [rcpt] = r.json.recipients;
     assert.deepEqual(Object.keys(rcpt).slice(0, 5), ['address', 'action', 'status', 'class', 'diagnostic']);
-    assert.deepEqual([rcpt.address, rcpt.action, rcpt.status, rcpt.class], ['nobody@example.org', 'failed', '5.1.1', 'hard']);
+    assert.deepEqual(
+      [rcpt.address, rcpt.action, rcpt.status, rcpt.class],
+      ['nobody@example.org', 'failed', '5.1.1', 'hard'],
+    );
     assert.match(rcpt.diagnostic, /User unknown/);
     assert.deepEqual(rcpt.would, { event: 'failed', suppress: true, why: rcpt.would.why });
     assert.equal(r.json.original_message_id, '<01JD0000000000000000000000@example.com>');
@@ -29,11 +32,18 @@ describe('posthorn bounce parse', () => {
   });
 
   test('stdin (-), text mode: a delayed DSN says it would record nothing and never suppress', async () => {
-    const r = await runCli(['bounce', 'parse', '-'], env, readFileSync(join(FIXTURES, 'rfc3464-c3-delayed.eml'), 'latin1'));
+    const r = await runCli(
+      ['bounce', 'parse', '-'],
+      env,
+      readFileSync(join(FIXTURES, 'rfc3464-c3-delayed.eml'), 'latin1'),
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^stdin: delivery status notification \(RFC 3464\)/);
     assert.match(r.stdout, /action delayed, status 4\.\d\.\d+, class soft/);
-    assert.match(r.stdout, /Posthorn would record: nothing: delayed: the remote server is still trying; no event, never suppressed/);
+    assert.match(
+      r.stdout,
+      /Posthorn would record: nothing: delayed: the remote server is still trying; no event, never suppressed/,
+    );
     assert.doesNotMatch(r.stdout, /SUPPRESSED/);
     assert.match(r.stdout, /Nothing was changed/);
   });
@@ -42,7 +52,14 @@ describe('posthorn bounce parse', () => {
     const arf = await runCli(['bounce', 'parse', join(FIXTURES, 'yahoo-aol-arf.eml'), '--json'], env);
     assert.equal(arf.json.kind, 'complaint');
     assert.equal(arf.json.feedback_type, 'abuse');
-    assert.deepEqual(arf.json.recipients.map((x: { class: string; would: { event: string; suppress: boolean } }) => [x.class, x.would.event, x.would.suppress]), [['complaint', 'complained', true]]);
+    assert.deepEqual(
+      arf.json.recipients.map((x: { class: string; would: { event: string; suppress: boolean } }) => [
+        x.class,
+        x.would.event,
+        x.would.suppress,
+      ]),
+      [['complaint', 'complained', true]],
+    );
     const block = await runCli(['bounce', 'parse', join(FIXTURES, 'postfix-spamhaus-block.eml')], env);
     assert.equal(block.code, 0, block.stderr);
     assert.match(block.stdout, /class block/);

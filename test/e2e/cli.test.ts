@@ -34,7 +34,12 @@ for (const dialect of testDialects()) {
       db = await createTestDb(dialect);
       // The service's own SPF record, which customers' records include.
       dns = await startDnsServer({ 'spf.mail.posthorn.test': { TXT: [['v=spf1 ip4:192.0.2.0/24 -all']] } });
-      env = { ...db.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.posthorn.test', POSTHORN_DNS_SERVERS: dns.address };
+      env = {
+        ...db.env,
+        POSTHORN_SANDBOX: '0',
+        POSTHORN_HOSTNAME: 'mail.posthorn.test',
+        POSTHORN_DNS_SERVERS: dns.address,
+      };
     });
     after(async () => {
       await dns.close();
@@ -63,7 +68,10 @@ for (const dialect of testDialects()) {
       const row = await db.db.selectFrom('accounts').selectAll().where('name', '=', 'acme').executeTakeFirstOrThrow();
       assert.deepEqual([row.rate_limit, row.monthly_quota], [20, null]);
 
-      assertRefused(await cli('account', 'set', 'acme', '--rate-limit', 'fast'), /--rate-limit: expected a whole number/);
+      assertRefused(
+        await cli('account', 'set', 'acme', '--rate-limit', 'fast'),
+        /--rate-limit: expected a whole number/,
+      );
       assertRefused(await cli('account', 'set', 'nobody', '--rate-limit', '3'), /no account named "nobody"/);
     });
 
@@ -74,14 +82,22 @@ for (const dialect of testDialects()) {
       assert.equal(added.json.domain, 'shop.example.test');
       assert.equal(added.json.status, 'pending');
       const records = added.json.records as { purpose: string; type: string; name: string; value: string }[];
-      assert.deepEqual(records.map((r) => r.purpose), ['spf', 'dkim', 'return_path', 'dmarc']);
+      assert.deepEqual(
+        records.map((r) => r.purpose),
+        ['spf', 'dkim', 'return_path', 'dmarc'],
+      );
       const [spf, dkim, returnPath, dmarc] = records;
       assert.deepEqual([spf.type, spf.name], ['TXT', 'shop.example.test']);
       assert.match(spf.value, /^v=spf1 .*include:spf\.mail\.posthorn\.test .*all$/);
       assert.equal(dkim.type, 'TXT');
       assert.match(dkim.name, /^[a-z0-9]+\._domainkey\.shop\.example\.test$/);
       assert.match(dkim.value, /^v=DKIM1; k=rsa; p=[A-Za-z0-9+/]+=*$/);
-      assert.deepEqual(returnPath, { purpose: 'return_path', type: 'CNAME', name: 'bounce.shop.example.test', value: 'bounce.mail.posthorn.test' });
+      assert.deepEqual(returnPath, {
+        purpose: 'return_path',
+        type: 'CNAME',
+        name: 'bounce.shop.example.test',
+        value: 'bounce.mail.posthorn.test',
+      });
       assert.deepEqual([dmarc.type, dmarc.name], ['TXT', '_dmarc.shop.example.test']);
       assert.match(dmarc.value, /^v=DMARC1; p=/);
 
@@ -118,7 +134,8 @@ for (const dialect of testDialects()) {
       const passing = await cli('domain', 'verify', 'shop.example.test', '--json');
       assertJsonSuccess(passing);
       assert.equal(passing.json.status, 'verified');
-      for (const purpose of ['spf', 'dkim', 'return_path', 'dmarc']) assert.equal(passing.json.checks[purpose].ok, true, purpose);
+      for (const purpose of ['spf', 'dkim', 'return_path', 'dmarc'])
+        assert.equal(passing.json.checks[purpose].ok, true, purpose);
       const readable = await cli('domain', 'verify', 'shop.example.test');
       assert.equal(readable.code, 0, readable.stderr);
       assert.match(readable.stdout, /is verified/);
@@ -157,23 +174,45 @@ for (const dialect of testDialects()) {
       assert.equal(added.json.reason, 'manual');
       assert.match(added.json.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
-      const again = await cli('suppression', 'add', 'jane.doe@example.test', '--account', 'lists', '--reason', 'complaint', '--json');
+      const again = await cli(
+        'suppression',
+        'add',
+        'jane.doe@example.test',
+        '--account',
+        'lists',
+        '--reason',
+        'complaint',
+        '--json',
+      );
       assertJsonSuccess(again);
       assert.deepEqual(again.json, added.json, 'an address already on the list keeps its entry');
-      assertJsonSuccess(await cli('suppression', 'add', 'bob@example.test', '--account', 'lists', '--reason', 'hard_bounce', '--json'));
-      assertRefused(await cli('suppression', 'add', 'eve@example.test', '--account', 'lists', '--reason', 'spite'), /unknown suppression reason "spite"/);
+      assertJsonSuccess(
+        await cli('suppression', 'add', 'bob@example.test', '--account', 'lists', '--reason', 'hard_bounce', '--json'),
+      );
+      assertRefused(
+        await cli('suppression', 'add', 'eve@example.test', '--account', 'lists', '--reason', 'spite'),
+        /unknown suppression reason "spite"/,
+      );
       assertRefused(await cli('suppression', 'add', 'not-an-address', '--account', 'lists'), /not an email address/);
       assertRefused(await cli('suppression', 'add', 'x@example.test', '--account', 'nobody'), /no account named/);
 
       const listed = await cli('suppression', 'list', '--account', 'lists', '--json');
       assertJsonSuccess(listed);
-      assert.deepEqual(listed.json.suppressions.map((s: { address: string; reason: string }) => [s.address, s.reason]),
-        [['bob@example.test', 'hard_bounce'], ['jane.doe@example.test', 'manual']]);
+      assert.deepEqual(
+        listed.json.suppressions.map((s: { address: string; reason: string }) => [s.address, s.reason]),
+        [
+          ['bob@example.test', 'hard_bounce'],
+          ['jane.doe@example.test', 'manual'],
+        ],
+      );
 
       const removed = await cli('suppression', 'remove', 'JANE.DOE@example.test', '--account', 'lists', '--json');
       assertJsonSuccess(removed);
       assert.deepEqual(removed.json, { address: 'jane.doe@example.test', removed: true });
-      assertRefused(await cli('suppression', 'remove', 'jane.doe@example.test', '--account', 'lists'), /not on the suppression list/);
+      assertRefused(
+        await cli('suppression', 'remove', 'jane.doe@example.test', '--account', 'lists'),
+        /not on the suppression list/,
+      );
       const text = await cli('suppression', 'list', '--account', 'lists');
       assert.equal(text.code, 0, text.stderr);
       assert.match(text.stdout, /hard_bounce\s+bob@example\.test/);

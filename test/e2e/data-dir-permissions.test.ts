@@ -25,15 +25,26 @@ describe('data dir permissions under umask 000', () => {
   const root = mkdtempSync(join(tmpdir(), 'posthorn-perms-'));
   const dataDir = join(root, 'data');
   let previous = 0;
-  before(() => { previous = process.umask(0o000); });
-  after(() => { process.umask(previous); rmSync(root, { recursive: true, force: true }); });
+  before(() => {
+    previous = process.umask(0o000);
+  });
+  after(() => {
+    process.umask(previous);
+    rmSync(root, { recursive: true, force: true });
+  });
 
   test('a fresh sandbox start makes the data dir 0700 and every file in it 0600', async () => {
     const server = await startServer({ POSTHORN_DATA_DIR: dataDir });
     try {
       // While it runs: the WAL and shared-memory files exist beside the database.
       const seen = modes(dataDir);
-      for (const f of ['./posthorn.sqlite', './posthorn.sqlite-wal', './posthorn.sqlite-shm', './tls/cert.pem', './tls/key.pem']) {
+      for (const f of [
+        './posthorn.sqlite',
+        './posthorn.sqlite-wal',
+        './posthorn.sqlite-shm',
+        './tls/cert.pem',
+        './tls/key.pem',
+      ]) {
         assert.ok(f in seen, `${f} exists (${JSON.stringify(seen)})`);
       }
       for (const [path, mode] of Object.entries(seen)) {
@@ -63,7 +74,10 @@ describe('data dir permissions under umask 000', () => {
       const isDir = lstatSync(join(dataDir, path)).isDirectory();
       assert.equal(mode, isDir ? '0700' : '0600', `${path} is ${mode}`);
     }
-    const lines = r.stderr.split('\n').filter((l) => l.includes('tightened permissions')).map((l) => JSON.parse(l) as { path: string; from: string; to: string });
+    const lines = r.stderr
+      .split('\n')
+      .filter((l) => l.includes('tightened permissions'))
+      .map((l) => JSON.parse(l) as { path: string; from: string; to: string });
     const byPath = Object.fromEntries(lines.map((l) => [l.path, `${l.from}->${l.to}`]));
     assert.deepEqual(byPath, {
       [dataDir]: '0777->0700',

@@ -26,13 +26,20 @@ for (const dialect of testDialects()) {
       const set = await cli('domain', 'set', 'acme.test', '--track-opens', 'on', '--unsubscribe', 'ON', '--json');
       assert.equal(set.code, 0, set.stderr);
       assert.deepEqual(set.json.tracking, { track_opens: true, track_clicks: false, unsubscribe: true });
-      const row = await db.db.selectFrom('domains').select(['track_opens', 'track_clicks', 'unsubscribe']).where('name', '=', 'acme.test').executeTakeFirstOrThrow();
+      const row = await db.db
+        .selectFrom('domains')
+        .select(['track_opens', 'track_clicks', 'unsubscribe'])
+        .where('name', '=', 'acme.test')
+        .executeTakeFirstOrThrow();
       assert.deepEqual([row.track_opens, row.track_clicks, row.unsubscribe].map(Number), [1, 0, 1]);
 
       const text = await cli('domain', 'set', 'acme.test', '--track-clicks', 'on', '--track-opens', 'off');
       assert.equal(text.code, 0, text.stderr);
       assert.match(text.stdout, /acme\.test: opens off, clicks on, unsubscribe on/);
-      assert.match((await cli('domain', 'show', 'acme.test')).stdout, /tracking:\s+opens off, clicks on, unsubscribe on/);
+      assert.match(
+        (await cli('domain', 'show', 'acme.test')).stdout,
+        /tracking:\s+opens off, clicks on, unsubscribe on/,
+      );
 
       const bad = await cli('domain', 'set', 'acme.test', '--track-clicks', 'yes');
       assert.notEqual(bad.code, 0);

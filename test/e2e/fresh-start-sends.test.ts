@@ -21,10 +21,22 @@ for (const dialect of testDialects()) {
     const db = await createTestDb(dialect);
     let server: RunningServer | undefined;
     try {
-      const seeded = await seedDomain({ db: db.db, clock: systemClock, ids: createIds() }, { domain: 'acme.test', rateLimit: 1_000_000 });
-      const env = { ...db.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.posthorn.test', POSTHORN_LISTEN_HOST: '127.0.0.1' };
+      const seeded = await seedDomain(
+        { db: db.db, clock: systemClock, ids: createIds() },
+        { domain: 'acme.test', rateLimit: 1_000_000 },
+      );
+      const env = {
+        ...db.env,
+        POSTHORN_SANDBOX: '0',
+        POSTHORN_HOSTNAME: 'mail.posthorn.test',
+        POSTHORN_LISTEN_HOST: '127.0.0.1',
+      };
       server = await startServer(env, { args: ['--roles', 'api,scheduler'] });
-      const agent = new https.Agent({ keepAlive: true, maxSockets: 100, ca: readFileSync(join(db.dataDir, 'tls', 'cert.pem')) });
+      const agent = new https.Agent({
+        keepAlive: true,
+        maxSockets: 100,
+        ca: readFileSync(join(db.dataDir, 'tls', 'cert.pem')),
+      });
       const url = server.url;
       // Sends go on from the first moment until the current month has its partition (made by the
       // scheduler's first run on the old code, while sends were already coming in) and 600 more.
@@ -42,7 +54,14 @@ for (const dialect of testDialects()) {
       const sender = async (): Promise<void> => {
         while (Date.now() < deadline && (partitionedAt === null || outcomes.length < partitionedAt + TOTAL)) {
           const n = i++;
-          outcomes.push(await postSendHttps(url, agent, seeded.key, { from: 'hello@acme.test', to: `user${n}@example.org`, subject: `Receipt ${n}`, text: 'hello' }));
+          outcomes.push(
+            await postSendHttps(url, agent, seeded.key, {
+              from: 'hello@acme.test',
+              to: `user${n}@example.org`,
+              subject: `Receipt ${n}`,
+              text: 'hello',
+            }),
+          );
         }
       };
       await Promise.all([watcher, ...Array.from({ length: 50 }, () => sender())]);
@@ -50,7 +69,10 @@ for (const dialect of testDialects()) {
       agent.destroy();
       const refused = outcomes.filter((o) => !('status' in o) || o.status !== 202);
       assert.deepEqual(refused.slice(0, 3), [], `${refused.length} of ${outcomes.length} not accepted`);
-      const { count } = await db.db.selectFrom('events').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+      const { count } = await db.db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(count), outcomes.length, 'one accepted-by-system event per send');
       assert.equal(await server.stop(), 0);
     } finally {

@@ -27,19 +27,36 @@ for (const dialect of testDialects()) {
       const domains = await db.db.selectFrom('domains').select(['id', 'name', 'account_id']).execute();
       const of = (name: string) => domains.find((d) => d.name === name)!;
       const t0 = Date.UTC(2026, 10, 20, 8);
-      await recordNotice(db.db, ids, t0, { accountId: of('acme.test').account_id, domainId: of('acme.test').id, kind: 'domain.warning', message: 'SPF of acme.test stopped matching', details: { spf: { ok: false } } });
-      await recordNotice(db.db, ids, t0 + 60_000, { accountId: of('shop.acme.test').account_id, domainId: of('shop.acme.test').id, kind: 'webhook.disabled', message: 'webhook of shop.acme.test disabled: 410 Gone', details: { status: 410 } });
+      await recordNotice(db.db, ids, t0, {
+        accountId: of('acme.test').account_id,
+        domainId: of('acme.test').id,
+        kind: 'domain.warning',
+        message: 'SPF of acme.test stopped matching',
+        details: { spf: { ok: false } },
+      });
+      await recordNotice(db.db, ids, t0 + 60_000, {
+        accountId: of('shop.acme.test').account_id,
+        domainId: of('shop.acme.test').id,
+        kind: 'webhook.disabled',
+        message: 'webhook of shop.acme.test disabled: 410 Gone',
+        details: { status: 410 },
+      });
     });
     after(() => db.close());
 
     test('newest first, with the domain and details; --domain narrows it; another account sees none', async () => {
       const all = await cli('notice', 'list', '--account', 'acme', '--json');
       ok(all);
-      const { notices } = JSON.parse(all.stdout) as { notices: { kind: string; domain: string; details: unknown; created_at: string }[] };
-      assert.deepEqual(notices.map((n) => [n.kind, n.domain, n.created_at]), [
-        ['webhook.disabled', 'shop.acme.test', '2026-11-20T08:01:00.000Z'],
-        ['domain.warning', 'acme.test', '2026-11-20T08:00:00.000Z'],
-      ]);
+      const { notices } = JSON.parse(all.stdout) as {
+        notices: { kind: string; domain: string; details: unknown; created_at: string }[];
+      };
+      assert.deepEqual(
+        notices.map((n) => [n.kind, n.domain, n.created_at]),
+        [
+          ['webhook.disabled', 'shop.acme.test', '2026-11-20T08:01:00.000Z'],
+          ['domain.warning', 'acme.test', '2026-11-20T08:00:00.000Z'],
+        ],
+      );
       assert.deepEqual(notices[1]!.details, { spf: { ok: false } });
       const one = await cli('notice', 'list', '--account', 'acme', '--domain', 'ACME.test');
       ok(one);

@@ -12,11 +12,20 @@ import { runCli } from '../helpers/run-cli.js';
 import { startServer, type RunningServer } from '../helpers/spawn-server.js';
 import { deliveredTokens } from '../../src/sandbox/sandbox-links.js';
 
-function request(url: string, ca: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function request(
+  url: string,
+  ca: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = https.request(url, { method: opts.method ?? 'GET', headers: opts.headers, ca, agent: false }, (res) => {
       let body = '';
-      res.setEncoding('latin1').on('data', (d: string) => { body += d; }).on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res
+        .setEncoding('latin1')
+        .on('data', (d: string) => {
+          body += d;
+        })
+        .on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on('error', reject);
     req.end(opts.body);
@@ -50,18 +59,28 @@ describe('sandbox lifecycle through posthorn serve', () => {
     const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
     const send = async (to: string[]) => {
       const res = await request(`${server.url}/v1/send`, ca, {
-        method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ from: 'hello@sandbox.posthorn.test', to, subject: 'Lifecycle', html: '<p><a href="https://docs.example/start?x=1&amp;y=2">Start</a></p>' }),
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          from: 'hello@sandbox.posthorn.test',
+          to,
+          subject: 'Lifecycle',
+          html: '<p><a href="https://docs.example/start?x=1&amp;y=2">Start</a></p>',
+        }),
       });
       assert.equal(res.status, 202, res.body);
       return (JSON.parse(res.body) as { id: string }).id;
     };
     const events = async (id: string) => {
-      const res = await request(`${server.url}/v1/events?message_id=${id}&limit=100`, ca, { headers: { authorization: `Bearer ${key}` } });
+      const res = await request(`${server.url}/v1/events?message_id=${id}&limit=100`, ca, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       assert.equal(res.status, 200, res.body);
-      return (JSON.parse(res.body) as { events: { event: string; to: string; details: Record<string, unknown> }[] }).events;
+      return (JSON.parse(res.body) as { events: { event: string; to: string; details: Record<string, unknown> }[] })
+        .events;
     };
-    const has = async (id: string, to: string, event: string) => ((await events(id)).some((e) => e.to === to && e.event === event) ? true : undefined);
+    const has = async (id: string, to: string, event: string) =>
+      (await events(id)).some((e) => e.to === to && e.event === event) ? true : undefined;
 
     const id = await send(['open@example.com', 'click@example.com', 'unsubscribe@example.com', 'reader@example.com']);
     // Delivered, then stopped before the prefetch window ends: open@ and click@ are still to act.
@@ -78,23 +97,41 @@ describe('sandbox lifecycle through posthorn serve', () => {
     const clicked = all.find((e) => e.event === 'clicked')!;
     assert.equal(clicked.details.url, 'https://docs.example/start?x=1&y=2');
     assert.equal(all.filter((e) => e.to === 'click@example.com' && e.event === 'opened').length, 1);
-    assert.equal(all.filter((e) => e.to === 'reader@example.com').map((e) => e.event).includes('opened'), false);
+    assert.equal(
+      all
+        .filter((e) => e.to === 'reader@example.com')
+        .map((e) => e.event)
+        .includes('opened'),
+      false,
+    );
 
     // The reader's copy, from the sandbox mailbox: its pixel and one-click POST over real HTTPS.
     const list = await runCli(['sandbox', 'list', '--json'], env);
-    const entry = (JSON.parse(list.stdout) as { messages: { id: string; to: string[] }[] }).messages.find((m) => m.to.includes('reader@example.com'))!;
+    const entry = (JSON.parse(list.stdout) as { messages: { id: string; to: string[] }[] }).messages.find((m) =>
+      m.to.includes('reader@example.com'),
+    )!;
     const shown = await runCli(['sandbox', 'show', entry.id, '--json'], env);
     const tokens = deliveredTokens(Buffer.from((JSON.parse(shown.stdout) as { raw: string }).raw, 'utf8'));
     const pixel = await request(`${server.url}/t/o/${tokens.open}`, ca, { headers: { 'user-agent': 'Mozilla/5.0' } });
     assert.deepEqual([pixel.status, pixel.headers['content-type']], [200, 'image/gif']);
     const click = await request(`${server.url}/t/c/${tokens.clicks[0]}`, ca);
     assert.deepEqual([click.status, click.headers.location], [302, 'https://docs.example/start?x=1&y=2']);
-    const post = await request(`${server.url}/u/${tokens.unsubscribe}`, ca, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const post = await request(`${server.url}/u/${tokens.unsubscribe}`, ca, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     assert.equal(post.status, 200);
     const reader = (await events(id)).filter((e) => e.to === 'reader@example.com').map((e) => e.event);
-    assert.deepEqual(['opened', 'clicked', 'unsubscribed'].map((e) => reader.includes(e)), [true, true, true]);
+    assert.deepEqual(
+      ['opened', 'clicked', 'unsubscribed'].map((e) => reader.includes(e)),
+      [true, true, true],
+    );
     const opened = (await events(id)).find((e) => e.to === 'reader@example.com' && e.event === 'opened')!;
-    assert.deepEqual([opened.details.automated, opened.details.automated_reason], [true, 'apple_mail_privacy_protection']);
+    assert.deepEqual(
+      [opened.details.automated, opened.details.automated_reason],
+      [true, 'apple_mail_privacy_protection'],
+    );
     assert.equal(await server.stop(), 0);
   });
 });

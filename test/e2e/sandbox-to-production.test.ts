@@ -21,10 +21,24 @@ interface Welcome {
 
 function post(url: string, ca: string, key: string, body: unknown): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = https.request(`${url}/v1/send`, { method: 'POST', ca, agent: false, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }, (res) => {
-      let data = '';
-      res.setEncoding('utf8').on('data', (d: string) => { data += d; }).on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
-    });
+    const req = https.request(
+      `${url}/v1/send`,
+      {
+        method: 'POST',
+        ca,
+        agent: false,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      },
+      (res) => {
+        let data = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (d: string) => {
+            data += d;
+          })
+          .on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -44,7 +58,9 @@ async function until<T>(what: string, ms: number, check: () => Promise<T | undef
 function welcome(server: RunningServer): Promise<Welcome> {
   return until('the sandbox welcome', 15_000, () => {
     try {
-      const w = (JSON.parse(server.stdout()) as { sandbox: { key: string; smtp: { username: string; password: string } } }).sandbox;
+      const w = (
+        JSON.parse(server.stdout()) as { sandbox: { key: string; smtp: { username: string; password: string } } }
+      ).sandbox;
       return { key: w.key, smtp: { username: w.smtp.username, password: w.smtp.password } };
     } catch {
       return undefined;
@@ -54,8 +70,14 @@ function welcome(server: RunningServer): Promise<Welcome> {
 
 /** A JSON log line of the server's stderr with message `msg`, once it is there. */
 function logLine(server: RunningServer, msg: string): Promise<Record<string, unknown>> {
-  return until(`log line "${msg}"`, 15_000, () => server.stderr().split('\n').filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === msg || (typeof l.msg === 'string' && l.msg.startsWith(msg))));
+  return until(`log line "${msg}"`, 15_000, () =>
+    server
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === msg || (typeof l.msg === 'string' && l.msg.startsWith(msg))),
+  );
 }
 
 describe('from the sandbox to production in the same folder', () => {
@@ -80,26 +102,47 @@ describe('from the sandbox to production in the same folder', () => {
     servers.push(sandbox);
     const first = await welcome(sandbox);
     const sandboxCa = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
-    const queued = await post(sandbox.url, sandboxCa, first.key, { from: 'hello@sandbox.posthorn.test', to: 'someone@example.org', subject: 'Hi', text: 'hello' });
+    const queued = await post(sandbox.url, sandboxCa, first.key, {
+      from: 'hello@sandbox.posthorn.test',
+      to: 'someone@example.org',
+      subject: 'Hi',
+      text: 'hello',
+    });
     assert.equal(queued.status, 202, queued.body);
     assert.equal(await sandbox.stop(), 0);
 
     // "Running for real", same folder.
     const production = {
-      POSTHORN_DATA_DIR: dataDir, POSTHORN_HOSTNAME: 'mail.example.test', POSTHORN_LISTEN_HOST: '127.0.0.1',
-      POSTHORN_DNS_SERVERS: dns.address, POSTHORN_MX_PORT: String(sink.port),
+      POSTHORN_DATA_DIR: dataDir,
+      POSTHORN_HOSTNAME: 'mail.example.test',
+      POSTHORN_LISTEN_HOST: '127.0.0.1',
+      POSTHORN_DNS_SERVERS: dns.address,
+      POSTHORN_MX_PORT: String(sink.port),
     };
     const server = await startServer(production);
     servers.push(server);
     const retired = await logLine(server, 'this data dir was used by the sandbox');
-    assert.deepEqual([retired.domains, retired.apiKeysRevoked, retired.smtpLoginsRevoked, retired.queued], [['sandbox.posthorn.test'], 1, 1, 1]);
+    assert.deepEqual(
+      [retired.domains, retired.apiKeysRevoked, retired.smtpLoginsRevoked, retired.queued],
+      [['sandbox.posthorn.test'], 1, 1, 1],
+    );
     const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8'); // regenerated for the new hostname
-    const refused = await post(server.url, ca, first.key, { from: 'hello@sandbox.posthorn.test', to: 'someone@example.org', subject: 'Hi', text: 'hello' });
+    const refused = await post(server.url, ca, first.key, {
+      from: 'hello@sandbox.posthorn.test',
+      to: 'someone@example.org',
+      subject: 'Hi',
+      text: 'hello',
+    });
     assert.equal(refused.status, 401, refused.body);
 
     const relay = await logLine(server, 'smtp relay listening');
     const transport = nodemailer.createTransport({
-      host: '127.0.0.1', port: relay.submission as number, secure: false, requireTLS: true, tls: { ca }, auth: { user: first.smtp.username, pass: first.smtp.password },
+      host: '127.0.0.1',
+      port: relay.submission as number,
+      secure: false,
+      requireTLS: true,
+      tls: { ca },
+      auth: { user: first.smtp.username, pass: first.smtp.password },
     });
     await assert.rejects(transport.verify(), (err: { responseCode?: number }) => err.responseCode === 535);
     transport.close();
@@ -108,7 +151,7 @@ describe('from the sandbox to production in the same folder', () => {
     const cli = (...args: string[]) => runCli([...args, '--json'], production);
     const kept = await until('the queued message in the sandbox mailbox', 20_000, async () => {
       const list = await cli('sandbox', 'list');
-      return list.json?.messages?.length === 1 ? list.json.messages[0] as { to: string[] } : undefined;
+      return list.json?.messages?.length === 1 ? (list.json.messages[0] as { to: string[] }) : undefined;
     });
     assert.deepEqual(kept.to, ['someone@example.org']);
     assert.equal(sink.messages.length, 0);
@@ -121,8 +164,28 @@ describe('from the sandbox to production in the same folder', () => {
     const second = await welcome(again);
     assert.notEqual(second.key, first.key);
     const sandboxCa2 = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
-    assert.equal((await post(again.url, sandboxCa2, first.key, { from: 'hello@sandbox.posthorn.test', to: 'a@example.org', subject: 'x', text: 'x' })).status, 401);
-    assert.equal((await post(again.url, sandboxCa2, second.key, { from: 'hello@sandbox.posthorn.test', to: 'a@example.org', subject: 'x', text: 'x' })).status, 202);
+    assert.equal(
+      (
+        await post(again.url, sandboxCa2, first.key, {
+          from: 'hello@sandbox.posthorn.test',
+          to: 'a@example.org',
+          subject: 'x',
+          text: 'x',
+        })
+      ).status,
+      401,
+    );
+    assert.equal(
+      (
+        await post(again.url, sandboxCa2, second.key, {
+          from: 'hello@sandbox.posthorn.test',
+          to: 'a@example.org',
+          subject: 'x',
+          text: 'x',
+        })
+      ).status,
+      202,
+    );
     assert.equal(await again.stop(), 0);
   });
 });

@@ -19,13 +19,22 @@ interface Answer {
 }
 
 /** One HTTPS request that trusts only `ca` (no rejectUnauthorized: false). */
-function httpsRequest(url: string, ca: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function httpsRequest(
+  url: string,
+  ca: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = https.request(url, { method: opts.method ?? 'GET', headers: opts.headers, ca, agent: false }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (d: string) => { body += d; }).on('end', () => {
-        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body });
-      });
+      res
+        .setEncoding('utf8')
+        .on('data', (d: string) => {
+          body += d;
+        })
+        .on('end', () => {
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body });
+        });
     });
     req.on('error', reject);
     req.end(opts.body);
@@ -37,7 +46,12 @@ function plainHttp(url: string): Promise<Answer | Error> {
   return new Promise((resolve) => {
     const req = http.get(url, { agent: false }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (d: string) => { body += d; }).on('end', () => resolve({ status: res.statusCode ?? 0, type: '', body }));
+      res
+        .setEncoding('utf8')
+        .on('data', (d: string) => {
+          body += d;
+        })
+        .on('end', () => resolve({ status: res.statusCode ?? 0, type: '', body }));
     });
     req.on('error', (err) => resolve(err));
   });
@@ -55,7 +69,8 @@ function stdoutMatch(server: RunningServer, pattern: RegExp): Promise<RegExpExec
     };
     // Registered after startServer's own listener, so stdout() already holds this chunk.
     const onData = (): void => check();
-    const onExit = (): void => reject(new Error(`server exited before printing ${pattern}; stdout:\n${server.stdout()}`));
+    const onExit = (): void =>
+      reject(new Error(`server exited before printing ${pattern}; stdout:\n${server.stdout()}`));
     server.child.stdout?.on('data', onData);
     server.child.once('exit', onExit);
     check();
@@ -96,7 +111,12 @@ describe('posthorn serve (sandbox)', () => {
     const sent = await httpsRequest(`${first.url}/v1/send`, ca, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ from: 'hello@sandbox.posthorn.test', to: 'someone@example.com', subject: 'Hi', text: 'It works.' }),
+      body: JSON.stringify({
+        from: 'hello@sandbox.posthorn.test',
+        to: 'someone@example.com',
+        subject: 'Hi',
+        text: 'It works.',
+      }),
     });
     assert.equal(sent.status, 202, sent.body);
 
@@ -106,7 +126,12 @@ describe('posthorn serve (sandbox)', () => {
     const refused = await httpsRequest(`${first.url}/v1/send`, ca, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ from: 'hello@sandbox.posthorn.test', to: 'Blocked@example.com', subject: 'Hi', text: 'Nope.' }),
+      body: JSON.stringify({
+        from: 'hello@sandbox.posthorn.test',
+        to: 'Blocked@example.com',
+        subject: 'Hi',
+        text: 'Nope.',
+      }),
     });
     assert.equal(refused.status, 422, refused.body);
     assert.match(refused.body, /recipient_suppressed/);
@@ -137,9 +162,15 @@ for (const dialect of testDialects()) {
     const db = await createTestDb(dialect);
     let server: RunningServer | undefined;
     try {
-      server = await startServer({
-        ...db.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.posthorn.test', POSTHORN_LISTEN_HOST: '127.0.0.1',
-      }, { args: ['--roles', 'api,scheduler'] });
+      server = await startServer(
+        {
+          ...db.env,
+          POSTHORN_SANDBOX: '0',
+          POSTHORN_HOSTNAME: 'mail.posthorn.test',
+          POSTHORN_LISTEN_HOST: '127.0.0.1',
+        },
+        { args: ['--roles', 'api,scheduler'] },
+      );
       const ca = readFileSync(join(db.dataDir, 'tls', 'cert.pem'), 'utf8');
       const health = await httpsRequest(`${server.url}/healthz`, ca);
       assert.deepEqual(JSON.parse(health.body), { status: 'ok', database: dialect });
@@ -160,9 +191,15 @@ for (const dialect of testDialects()) {
     const db = await createTestDb(dialect);
     let server: RunningServer | undefined;
     try {
-      server = await startServer({
-        ...db.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.posthorn.test', POSTHORN_LISTEN_HOST: '127.0.0.1',
-      }, { args: ['--roles', 'api'] });
+      server = await startServer(
+        {
+          ...db.env,
+          POSTHORN_SANDBOX: '0',
+          POSTHORN_HOSTNAME: 'mail.posthorn.test',
+          POSTHORN_LISTEN_HOST: '127.0.0.1',
+        },
+        { args: ['--roles', 'api'] },
+      );
       // The API listens now, so the current month already has its partition (SQLite has none).
       const names = dialect === 'postgres' ? (await listEventPartitions(db.db)).map((p) => p.name) : [];
       assert.equal(names.includes(partitionFor(Date.now()).name), dialect === 'postgres', names.join(', '));

@@ -41,18 +41,34 @@ describe('posthorn smtp-credential (sqlite)', () => {
     const text = await cli('smtp-credential', 'create', 'relay.example.test');
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /shown only once/);
-    const second = { username: /username: (\S+)/.exec(text.stdout)?.[1] ?? '', password: /password: (\S+)/.exec(text.stdout)?.[1] ?? '' };
+    const second = {
+      username: /username: (\S+)/.exec(text.stdout)?.[1] ?? '',
+      password: /password: (\S+)/.exec(text.stdout)?.[1] ?? '',
+    };
 
-    const first = await authenticateSmtp({ db: db.db, config: production }, created.json.username, created.json.password);
+    const first = await authenticateSmtp(
+      { db: db.db, config: production },
+      created.json.username,
+      created.json.password,
+    );
     assert.equal(first?.domain.name, 'relay.example.test');
     assert.ok(await authenticateSmtp({ db: db.db, config: production }, second.username, second.password));
 
     const revoked = await cli('smtp-credential', 'revoke', created.json.username, '--json');
     assertJsonSuccess(revoked);
     assert.deepEqual(revoked.json, { username: created.json.username, revoked: true });
-    assert.equal(await authenticateSmtp({ db: db.db, config: production }, created.json.username, created.json.password), null);
-    assert.ok(await authenticateSmtp({ db: db.db, config: production }, second.username, second.password), 'the other login still works');
-    assert.ok(await authenticate({ db: db.db, config: production }, `Bearer ${key.json.key}`), 'the API key still works (logins and the key are independent)');
+    assert.equal(
+      await authenticateSmtp({ db: db.db, config: production }, created.json.username, created.json.password),
+      null,
+    );
+    assert.ok(
+      await authenticateSmtp({ db: db.db, config: production }, second.username, second.password),
+      'the other login still works',
+    );
+    assert.ok(
+      await authenticate({ db: db.db, config: production }, `Bearer ${key.json.key}`),
+      'the API key still works (logins and the key are independent)',
+    );
 
     const again = await cli('smtp-credential', 'revoke', created.json.username);
     assert.equal(again.code, 1);
@@ -63,7 +79,13 @@ describe('posthorn smtp-credential (sqlite)', () => {
     assertJsonSuccess(list);
     assert.equal(list.json.domain, 'relay.example.test');
     const rows = list.json.credentials as { username: string; created_at: string; revoked_at: string | null }[];
-    assert.deepEqual(rows.map((r) => [r.username, r.revoked_at === null]), [[created.json.username, false], [second.username, true]]);
+    assert.deepEqual(
+      rows.map((r) => [r.username, r.revoked_at === null]),
+      [
+        [created.json.username, false],
+        [second.username, true],
+      ],
+    );
     for (const r of rows) assert.deepEqual(Object.keys(r).sort(), ['created_at', 'revoked_at', 'username']);
     assert.ok(!list.stdout.includes('scrypt') && !list.stdout.includes(second.password));
   });

@@ -28,10 +28,15 @@ const PAYLOADS: Array<[string, string]> = [
 for (const dialect of testDialects()) {
   describe(`SMTP relay protocol safety (${dialect})`, () => {
     let h: RelayHarness | undefined;
-    afterEach(async () => { await h?.close(); h = undefined; });
+    afterEach(async () => {
+      await h?.close();
+      h = undefined;
+    });
 
     const subjects = async (hx: RelayHarness) =>
-      (await hx.deps.db.selectFrom('messages').select('subject').orderBy('created_at').orderBy('id').execute()).map((m) => m.subject);
+      (await hx.deps.db.selectFrom('messages').select('subject').orderBy('created_at').orderBy('id').execute()).map(
+        (m) => m.subject,
+      );
 
     /** MAIL, RCPT, DATA on an authenticated session; returns once 354 came. */
     async function openData(wire: SmtpWire): Promise<void> {
@@ -42,7 +47,7 @@ for (const dialect of testDialects()) {
 
     for (const [name, fakeEnd] of PAYLOADS) {
       test(`${name} inside DATA: one reply for the one DATA, nothing smuggled`, async () => {
-        const hx = h = await createRelayHarness(dialect);
+        const hx = (h = await createRelayHarness(dialect));
         const wire = await hx.authedWire();
         await openData(wire);
         // Everything in one write, as an attacker would send it; only the final CRLF.CRLF ends DATA.
@@ -62,13 +67,20 @@ for (const dialect of testDialects()) {
         assert.ok(stored.length <= 1, `at most one message: ${JSON.stringify(stored.map((m) => m.subject))}`);
         assert.ok(!stored.some((m) => m.subject === 'smuggled'));
         // A message taken in must not carry the fake end onwards: no CR or LF outside a CRLF pair.
-        for (const m of stored) assert.doesNotMatch(m.mime ?? '', /\r(?!\n)|(?<!\r)\n/, 'a bare CR or LF would be forwarded');
-        assert.equal(await hx.deps.db.selectFrom('recipients').select('id').where('address', '=', SMUGGLER).executeTakeFirst(), undefined);
+        for (const m of stored)
+          assert.doesNotMatch(m.mime ?? '', /\r(?!\n)|(?<!\r)\n/, 'a bare CR or LF would be forwarded');
+        assert.equal(
+          await hx.deps.db.selectFrom('recipients').select('id').where('address', '=', SMUGGLER).executeTakeFirst(),
+          undefined,
+        );
         // The session still works, and a proper message afterwards is exactly one more.
         await openData(wire);
         wire.write(`From: ${FROM}\r\nSubject: proper\r\n\r\nHello\r\n.\r\n`);
         assert.equal((await wire.next()).code, 250);
-        assert.deepEqual((await subjects(hx)).filter((s) => s !== 'innocent'), ['proper']);
+        assert.deepEqual(
+          (await subjects(hx)).filter((s) => s !== 'innocent'),
+          ['proper'],
+        );
         await hx.run();
         assert.equal(hx.received(SMUGGLER).length, 0, 'the sink never saw the smuggled recipient');
         assert.equal(hx.sink?.messages.length, stored.length + 1, 'the sink got what was accepted, once each');
@@ -76,7 +88,7 @@ for (const dialect of testDialects()) {
     }
 
     test('commands pipelined behind STARTTLS in the same packet are discarded; MAIL right after TLS without EHLO is 503', async () => {
-      const hx = h = await createRelayHarness(dialect);
+      const hx = (h = await createRelayHarness(dialect));
       const { wire, greeting } = await hx.wire('plain');
       assert.equal(greeting.code, 220);
       assert.equal((await wire.cmd('EHLO client.posthorn.test')).code, 250);
@@ -98,14 +110,14 @@ for (const dialect of testDialects()) {
     });
 
     test('AUTH pipelined behind STARTTLS in plaintext is not carried into the TLS session', async () => {
-      const hx = h = await createRelayHarness(dialect);
+      const hx = (h = await createRelayHarness(dialect));
       const { wire } = await hx.wire('plain');
       await wire.cmd('EHLO client.posthorn.test');
       const plainAuth = `AUTH PLAIN ${Buffer.from(`\0${hx.credential.username}\0${hx.credential.password}`).toString('base64')}`;
       wire.write(`STARTTLS\r\nEHLO injected.example\r\n${plainAuth}\r\nMAIL FROM:<${FROM}>\r\n`);
       assert.equal((await wire.next()).code, 220);
       await wire.upgrade();
-      assert.equal((await wire.cmd('EHLO client.posthorn.test')).code, 250, 'the first reply in TLS is our own EHLO\'s');
+      assert.equal((await wire.cmd('EHLO client.posthorn.test')).code, 250, "the first reply in TLS is our own EHLO's");
       const mail = await wire.cmd(`MAIL FROM:<${FROM}>`);
       assert.equal(mail.code, 530, 'not authenticated: the plaintext AUTH was discarded');
       assert.equal(wire.unread, 0);

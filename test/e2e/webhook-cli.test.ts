@@ -69,10 +69,16 @@ describe('posthorn webhook (sqlite)', () => {
     assert.ok(fresh && fresh !== secret, rotated.stdout);
     assert.match(rotated.stdout, /previous secret keeps signing beside it until \d{4}-\d\d-\d\dT/);
 
-    for (const args of [['webhook', 'show', 'acme.test'], ['webhook', 'show', 'acme.test', '--json']]) {
+    for (const args of [
+      ['webhook', 'show', 'acme.test'],
+      ['webhook', 'show', 'acme.test', '--json'],
+    ]) {
       const shown = await cli(...args);
       ok(shown);
-      assert.ok(!shown.stdout.includes(secret) && !shown.stdout.includes(fresh) && !shown.stdout.includes('whsec_'), 'no secret value in show');
+      assert.ok(
+        !shown.stdout.includes(secret) && !shown.stdout.includes(fresh) && !shown.stdout.includes('whsec_'),
+        'no secret value in show',
+      );
     }
     const shown = await cli('webhook', 'show', 'acme.test', '--json');
     assert.equal(shown.json.url, 'https://hooks.example.com/v2');

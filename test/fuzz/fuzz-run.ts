@@ -12,7 +12,8 @@ export function fuzzSeconds(): number {
   const raw = process.env.POSTHORN_FUZZ_SECONDS;
   if (raw === undefined || raw === '') return 8;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`POSTHORN_FUZZ_SECONDS must be a positive number of seconds, not ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new Error(`POSTHORN_FUZZ_SECONDS must be a positive number of seconds, not ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -43,7 +44,12 @@ export function fuzzProperty<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => P
     latest: () => latest,
     property: fc.asyncProperty(arb, (value) => {
       const run = predicate(value);
-      latest = run.then(() => undefined, (error: unknown) => { tracked.late ??= { error, value }; });
+      latest = run.then(
+        () => undefined,
+        (error: unknown) => {
+          tracked.late ??= { error, value };
+        },
+      );
       return run;
     }),
   };
@@ -72,20 +78,27 @@ export async function runFuzz<T>(file: string, name: string, prop: FuzzProperty<
   // for here, so it neither overlaps the next test nor fails unseen.
   await prop.latest();
   const pattern = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const command = (p: string | null) => `POSTHORN_FUZZ_SEED=${out.seed}${p === null ? '' : ` POSTHORN_FUZZ_PATH=${p}`} node --import tsx --test --test-name-pattern='${pattern}' ${file}`;
+  const command = (p: string | null) =>
+    `POSTHORN_FUZZ_SEED=${out.seed}${p === null ? '' : ` POSTHORN_FUZZ_PATH=${p}`} node --import tsx --test --test-name-pattern='${pattern}' ${file}`;
   if (out.failed) {
     // Counterexamples can be megabytes (long strings are generated on purpose): each line is cut for the log.
-    const report = (fc.defaultReportMessage(out) ?? 'property failed').split('\n')
-      .map((line) => (line.length > 3000 ? `${line.slice(0, 3000)}… (${line.length} characters)` : line)).join('\n');
+    const report = (fc.defaultReportMessage(out) ?? 'property failed')
+      .split('\n')
+      .map((line) => (line.length > 3000 ? `${line.slice(0, 3000)}… (${line.length} characters)` : line))
+      .join('\n');
     const cause = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
-    throw new Error(`fuzz property failed: ${name}\n${cause.slice(0, 3000)}\nreplay with:\n  ${command(out.counterexamplePath)}\n\n${report}`);
+    throw new Error(
+      `fuzz property failed: ${name}\n${cause.slice(0, 3000)}\nreplay with:\n  ${command(out.counterexamplePath)}\n\n${report}`,
+    );
   }
   // Set by the runs (TypeScript still sees the null assigned above).
   const late = prop.late as FuzzProperty<T>['late'];
   if (late !== null) {
     const { error, value } = late;
     const cause = error instanceof Error ? error.message : String(error);
-    throw new Error(`fuzz property failed in its last run, cut off by the time limit: ${name}\n${cause.slice(0, 3000)}\nreplay the same sequence with:\n  ${command(null)}\n\ninput: ${fc.stringify(value).slice(0, 3000)}`);
+    throw new Error(
+      `fuzz property failed in its last run, cut off by the time limit: ${name}\n${cause.slice(0, 3000)}\nreplay the same sequence with:\n  ${command(null)}\n\ninput: ${fc.stringify(value).slice(0, 3000)}`,
+    );
   }
   return { runs: out.numRuns };
 }
@@ -96,8 +109,39 @@ export function oddString(maxLength = 200): fc.Arbitrary<string> {
     fc.string({ maxLength }),
     fc.string({ unit: 'grapheme', maxLength }),
     fc.string({ unit: 'binary', maxLength }),
-    fc.constantFrom('', ' ', '\r\n', '\r', '\n', '\0', '\t', '\u2028', '\ufeff', '\ud800', '\udfff', 'a\u0000b', '\x1b[31m', '😀', 'é', '\u202e',
-      '=?utf-8?B?w6k=?=', '<>', '@', 'a@b', '"@"@x.test', '\\', '%00', '${x}', '__proto__', 'constructor', 'null', '[]', '{}'),
-    fc.tuple(fc.constantFrom('a', 'é', '\r\n', ' ', '<', '\\'), fc.integer({ min: 990, max: 70_000 })).map(([c, n]) => c.repeat(n)),
+    fc.constantFrom(
+      '',
+      ' ',
+      '\r\n',
+      '\r',
+      '\n',
+      '\0',
+      '\t',
+      '\u2028',
+      '\ufeff',
+      '\ud800',
+      '\udfff',
+      'a\u0000b',
+      '\x1b[31m',
+      '😀',
+      'é',
+      '\u202e',
+      '=?utf-8?B?w6k=?=',
+      '<>',
+      '@',
+      'a@b',
+      '"@"@x.test',
+      '\\',
+      '%00',
+      '${x}',
+      '__proto__',
+      'constructor',
+      'null',
+      '[]',
+      '{}',
+    ),
+    fc
+      .tuple(fc.constantFrom('a', 'é', '\r\n', ' ', '<', '\\'), fc.integer({ min: 990, max: 70_000 }))
+      .map(([c, n]) => c.repeat(n)),
   );
 }

@@ -5,7 +5,11 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { createAccount } from '../../src/accounts/accounts.js';
 import { issueApiKey } from '../../src/credentials/issue-api-key.js';
 import { createSignerPool, type Signer } from '../../src/delivery/dkim/signer-pool.js';
-import { startDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from '../../src/delivery/delivery-worker.js';
+import {
+  startDeliveryWorker,
+  type DeliveryWorker,
+  type DeliveryWorkerOptions,
+} from '../../src/delivery/delivery-worker.js';
 import { returnPathSecret } from '../../src/delivery/return-path.js';
 import { trackingSecret } from '../../src/feedback/tracking-secret.js';
 import { createSmtpTransport, type SmtpTimeouts } from '../../src/delivery/smtp-transport.js';
@@ -66,7 +70,10 @@ export interface DeliveryHarness {
   trackingSecret: Buffer;
   sender: { accountId: string; domainId: string; domain: string; key: string; selector: string };
   /** POST /v1/send with the sender's key. */
-  send(body: Record<string, unknown>, key?: string): Promise<{ status: number; body: { id: string; error?: { type: string; field?: string } } }>;
+  send(
+    body: Record<string, unknown>,
+    key?: string,
+  ): Promise<{ status: number; body: { id: string; error?: { type: string; field?: string } } }>;
   /**
    * Writes a message with its recipients, accepted-by-system events and jobs the way submit's
    * plan() does, bypassing the API's limits (e.g. more than 50 recipients, as the SMTP relay will
@@ -128,7 +135,12 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
     opened.push(() => dns.close());
     const deps = await createTestDeps(dialect, {
       resolver: createResolver([dns.address]),
-      env: { POSTHORN_MX_PORT: String(sink?.port ?? 25), POSTHORN_RETRY_SCHEDULE: '1s', POSTHORN_MAX_QUEUE_LIFETIME: '5s', ...opts.env },
+      env: {
+        POSTHORN_MX_PORT: String(sink?.port ?? 25),
+        POSTHORN_RETRY_SCHEDULE: '1s',
+        POSTHORN_MAX_QUEUE_LIFETIME: '5s',
+        ...opts.env,
+      },
     });
     opened.push(() => deps.close());
 
@@ -137,7 +149,11 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
     await deps.db.updateTable('accounts').set({ rate_limit: 100_000 }).where('id', '=', account.id).execute();
     const domain = await addDomain(deps, 'acme', SENDER_DOMAIN);
     const brand = await addDomain(deps, 'acme', BRAND_DOMAIN);
-    await deps.db.updateTable('domains').set({ status: 'verified', verified_at: deps.clock.now() }).where('id', 'in', [domain.id, brand.id]).execute();
+    await deps.db
+      .updateTable('domains')
+      .set({ status: 'verified', verified_at: deps.clock.now() })
+      .where('id', 'in', [domain.id, brand.id])
+      .execute();
     const { key } = await issueApiKey(deps, domain.id);
     const hosts = { spfIncludeHost: deps.config.spfIncludeHost, bounceHost: deps.config.bounceHost };
     for (const d of [domain, brand]) {
@@ -155,22 +171,39 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
     const transport = opts.sandbox
       ? createSandboxTransport(deps)
       : createSmtpTransport({
-        heloName: deps.config.hostname, maxConnectionsPerHost: opts.mxMaxConnections ?? 10, log: pino({ level: 'silent' }),
-        ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
-      });
+          heloName: deps.config.hostname,
+          maxConnectionsPerHost: opts.mxMaxConnections ?? 10,
+          log: pino({ level: 'silent' }),
+          ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
+        });
     opened.push(() => transport.close());
     const secret = await returnPathSecret(deps);
     const tracking = await trackingSecret(deps);
     const local = opts.localMailbox ? { localTransport: createSandboxTransport(deps) } : {};
-    const worker = startDeliveryWorker(deps, { signer, transport, returnPathSecret: secret, trackingSecret: tracking, ...local }, { ...WORKER_DEFAULTS, ...opts.worker });
+    const worker = startDeliveryWorker(
+      deps,
+      { signer, transport, returnPathSecret: secret, trackingSecret: tracking, ...local },
+      { ...WORKER_DEFAULTS, ...opts.worker },
+    );
     let stopped = false;
-    opened.push(async () => { if (!stopped) await worker.stop(5_000); });
+    opened.push(async () => {
+      if (!stopped) await worker.stop(5_000);
+    });
 
     const mailauthResolver = new dnsPromises.Resolver();
     mailauthResolver.setServers([dns.address]);
 
     const harness: DeliveryHarness = {
-      deps, app, pipeline, sink, dns, worker, transport, signer, returnPathSecret: secret, trackingSecret: tracking,
+      deps,
+      app,
+      pipeline,
+      sink,
+      dns,
+      worker,
+      transport,
+      signer,
+      returnPathSecret: secret,
+      trackingSecret: tracking,
       sender: { accountId: account.id, domainId: domain.id, domain: domain.name, key, selector: domain.dkim_selector },
       async send(body, k = key) {
         const res = await postSend(app, k, body);
@@ -180,20 +213,82 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
         const now = deps.clock.now();
         const id = deps.ids.next('msg', now);
         const from = { name: 'Acme', local: 'hello', domain: domain.name, address: `hello@${domain.name}` };
-        const mailboxes = to.map((address) => ({ name: '', address, local: address.split('@')[0]!, domain: address.split('@')[1]!.toLowerCase() }));
+        const mailboxes = to.map((address) => ({
+          name: '',
+          address,
+          local: address.split('@')[0]!,
+          domain: address.split('@')[1]!.toLowerCase(),
+        }));
         const subject = 'Inserted';
-        const draft = composeDraft({ id, hostname: deps.config.hostname, now, from, to: mailboxes.slice(0, 1), subject, html: '<p>Hello</p>', text: null, headers: [] });
+        const draft = composeDraft({
+          id,
+          hostname: deps.config.hostname,
+          now,
+          from,
+          to: mailboxes.slice(0, 1),
+          subject,
+          html: '<p>Hello</p>',
+          text: null,
+          headers: [],
+        });
         const content = JSON.stringify(draft);
-        const recipients = mailboxes.map((m) => ({ id: deps.ids.next('rcp', now), message_id: id, address: m.address, domain: m.domain, status: 'queued', updated_at: now }));
+        const recipients = mailboxes.map((m) => ({
+          id: deps.ids.next('rcp', now),
+          message_id: id,
+          address: m.address,
+          domain: m.domain,
+          status: 'queued',
+          updated_at: now,
+        }));
         const plan: MessagePlan = {
-          message: { id, account_id: account.id, domain_id: domain.id, from_address: from.address, subject, tags: '[]', content, mime: null, size: content.length, created_at: now, track_opens: 0, track_clicks: 0, unsubscribe: 0, ...overrides },
+          message: {
+            id,
+            account_id: account.id,
+            domain_id: domain.id,
+            from_address: from.address,
+            subject,
+            tags: '[]',
+            content,
+            mime: null,
+            size: content.length,
+            created_at: now,
+            track_opens: 0,
+            track_clicks: 0,
+            unsubscribe: 0,
+            ...overrides,
+          },
           recipients,
           events: recipients.map((r) => ({
-            id: deps.ids.next('evt', now), accountId: account.id, domainId: domain.id, messageId: id, event: 'accepted-by-system' as const,
-            recipient: r.address, from: from.address, subject, tags: [], details: {}, occurredAt: now,
+            id: deps.ids.next('evt', now),
+            accountId: account.id,
+            domainId: domain.id,
+            messageId: id,
+            event: 'accepted-by-system' as const,
+            recipient: r.address,
+            from: from.address,
+            subject,
+            tags: [],
+            details: {},
+            occurredAt: now,
           })),
-          jobs: recipients.map((r) => ({ id: deps.ids.next('job', now), kind: 'deliver', message_id: id, recipient_id: r.id, run_at: now, attempts: 0, locked_by: null, locked_until: null, last_error: null, created_at: now })),
-          volume: { accountId: account.id, month: new Date(now).toISOString().slice(0, 7), count: recipients.length, quota: null },
+          jobs: recipients.map((r) => ({
+            id: deps.ids.next('job', now),
+            kind: 'deliver',
+            message_id: id,
+            recipient_id: r.id,
+            run_at: now,
+            attempts: 0,
+            locked_by: null,
+            locked_until: null,
+            last_error: null,
+            created_at: now,
+          })),
+          volume: {
+            accountId: account.id,
+            month: new Date(now).toISOString().slice(0, 7),
+            count: recipients.length,
+            quota: null,
+          },
           idempotency: null,
         };
         const [result] = await persistMessages(deps.db, [plan]);
@@ -204,7 +299,11 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
         // idle() answers from one empty claim; a job made due while that claim ran is caught by asking again.
         for (;;) {
           await worker.idle();
-          const due = await deps.db.selectFrom('jobs').select('id').where('run_at', '<=', deps.clock.now()).executeTakeFirst();
+          const due = await deps.db
+            .selectFrom('jobs')
+            .select('id')
+            .where('run_at', '<=', deps.clock.now())
+            .executeTakeFirst();
           if (!due) return;
         }
       },
@@ -214,10 +313,19 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
         await harness.run();
       },
       async events(messageId, recipient) {
-        let q = deps.db.selectFrom('events').select(['id', 'event', 'recipient', 'occurred_at', 'details']).where('message_id', '=', messageId);
+        let q = deps.db
+          .selectFrom('events')
+          .select(['id', 'event', 'recipient', 'occurred_at', 'details'])
+          .where('message_id', '=', messageId);
         if (recipient !== undefined) q = q.where('recipient', '=', recipient);
         const rows = await q.orderBy('occurred_at').orderBy('id').execute();
-        return rows.map((r) => ({ id: r.id, event: r.event, recipient: r.recipient, occurredAt: Number(r.occurred_at), details: JSON.parse(r.details) as Record<string, unknown> }));
+        return rows.map((r) => ({
+          id: r.id,
+          event: r.event,
+          recipient: r.recipient,
+          occurredAt: Number(r.occurred_at),
+          details: JSON.parse(r.details) as Record<string, unknown>,
+        }));
       },
       async timeline(messageId, recipient) {
         return (await harness.events(messageId, recipient)).map((e) => e.event);
@@ -227,7 +335,12 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
           resolver: (name: string, type: string) => mailauthResolver.resolve(name, type) as Promise<string[][]>,
           curTime: new Date(deps.clock.now() + 60_000),
         });
-        return results.map((r) => ({ result: r.status.result, domain: r.signingDomain, selector: r.selector ?? '', comment: String(r.status.comment ?? '') }));
+        return results.map((r) => ({
+          result: r.status.result,
+          domain: r.signingDomain,
+          selector: r.selector ?? '',
+          comment: String(r.status.comment ?? ''),
+        }));
       },
       received(address) {
         const a = address.toLowerCase();
@@ -239,7 +352,10 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
     };
     // A test that stops the worker itself must not have it stopped twice.
     const stop = worker.stop.bind(worker);
-    worker.stop = async (timeoutMs) => { stopped = true; await stop(timeoutMs); };
+    worker.stop = async (timeoutMs) => {
+      stopped = true;
+      await stop(timeoutMs);
+    };
     return harness;
   } catch (err) {
     await closeAll();

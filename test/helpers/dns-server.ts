@@ -70,7 +70,16 @@ function udpReply(zone: Zone, message: Buffer): Buffer | undefined {
 
 /** An EDNS OPT pseudo-record advertising `udpPayloadSize` (RFC 6891 §6.1.2). */
 export function ednsOpt(udpPayloadSize: number): Answer {
-  return { type: 'OPT', name: '.', udpPayloadSize, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] };
+  return {
+    type: 'OPT',
+    name: '.',
+    udpPayloadSize,
+    extendedRcode: 0,
+    ednsVersion: 0,
+    flags: 0,
+    flag_do: false,
+    options: [],
+  };
 }
 
 /** Listens for TCP on `port`: each message is prefixed by its 2-byte length (RFC 1035 §4.2.2). */

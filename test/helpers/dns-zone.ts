@@ -61,7 +61,10 @@ function recordsOf(entry: ZoneEntry, name: string, type: RecordType): Answer[] {
       return (entry.TXT ?? []).map((txt) => ({ type: 'TXT', name, ttl: 0, data: characterStrings(txt) }));
     case 'MX':
       return (entry.MX ?? []).map((mx) => ({
-        type: 'MX', name, ttl: 0, data: { preference: mx.priority, exchange: mx.exchange },
+        type: 'MX',
+        name,
+        ttl: 0,
+        data: { preference: mx.priority, exchange: mx.exchange },
       }));
     case 'A':
     case 'AAAA':

@@ -9,5 +9,13 @@ export interface FakeClock extends Clock {
 /** Starts at `start` (default 2026-11-21T12:00:00.000Z). */
 export function fakeClock(start = Date.UTC(2026, 10, 21, 12, 0, 0)): FakeClock {
   let t = start;
-  return { now: () => t, set: (ms) => { t = ms; }, advance: (ms) => { t += ms; } };
+  return {
+    now: () => t,
+    set: (ms) => {
+      t = ms;
+    },
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }

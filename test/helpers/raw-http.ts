@@ -2,7 +2,11 @@ import net from 'node:net';
 import tls from 'node:tls';
 
 /** Polls `check` until it returns a value other than undefined/false, or fails naming `what`. */
-export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -34,7 +38,10 @@ export interface RawConnection {
   destroy(): void;
 }
 
-export function rawConnect(port: number, opts: { localAddress?: string; tls?: boolean; host?: string } = {}): Promise<RawConnection> {
+export function rawConnect(
+  port: number,
+  opts: { localAddress?: string; tls?: boolean; host?: string } = {},
+): Promise<RawConnection> {
   const host = opts.host ?? '127.0.0.1';
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -45,19 +52,29 @@ export function rawConnect(port: number, opts: { localAddress?: string; tls?: bo
       : net.connect(common, () => resolve(conn));
     socket.on('data', (d: Buffer) => chunks.push(d));
     // A reset is one way the server may close; the test looks at closed(), not at the error.
-    socket.on('error', () => { isClosed = true; });
-    socket.on('close', () => { isClosed = true; });
-    socket.on('end', () => { isClosed = true; });
+    socket.on('error', () => {
+      isClosed = true;
+    });
+    socket.on('close', () => {
+      isClosed = true;
+    });
+    socket.on('end', () => {
+      isClosed = true;
+    });
     const received = () => Buffer.concat(chunks).toString('latin1');
     const conn: RawConnection = {
       socket,
       received,
       closed: () => isClosed,
       response: () => parseResponse(received()),
-      write: (data) => new Promise((res) => {
-        if (socket.destroyed || !socket.writable) { res(); return; }
-        socket.write(data, () => res());
-      }),
+      write: (data) =>
+        new Promise((res) => {
+          if (socket.destroyed || !socket.writable) {
+            res();
+            return;
+          }
+          socket.write(data, () => res());
+        }),
       destroy: () => socket.destroy(),
     };
     socket.once('error', reject); // only the first, connect-time error matters: later ones settle nothing
@@ -83,6 +100,10 @@ function parseResponse(text: string): RawResponse | undefined {
 
 /** The head of a request, CRLF-terminated, with Host added. */
 export function requestHead(method: string, path: string, headers: Record<string, string | number>): string {
-  const lines = [`${method} ${path} HTTP/1.1`, 'Host: localhost', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const lines = [
+    `${method} ${path} HTTP/1.1`,
+    'Host: localhost',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return `${lines.join('\r\n')}\r\n\r\n`;
 }

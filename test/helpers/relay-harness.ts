@@ -4,7 +4,11 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { generate } from 'selfsigned';
 import type { SMTPServer } from 'smtp-server';
-import { createAuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from '../../src/credentials/auth-throttle.js';
+import {
+  createAuthThrottle,
+  DEFAULT_AUTH_THROTTLE,
+  type AuthThrottleOptions,
+} from '../../src/credentials/auth-throttle.js';
 import { createSmtpCredential } from '../../src/credentials/smtp-credentials.js';
 import type { EventRecord } from '../../src/events/event-record.js';
 import { createRelayServer } from '../../src/smtp/relay-server.js';
@@ -80,8 +84,14 @@ export class SmtpWire {
     if (this.ended) return Promise.reject(new Error('connection closed before a reply'));
     return new Promise((resolve, reject) => {
       const waiter = {
-        resolve: (r: SmtpReply) => { clearTimeout(timer); resolve(r); },
-        reject: (e: Error) => { clearTimeout(timer); reject(e); },
+        resolve: (r: SmtpReply) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject: (e: Error) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       };
       const timer = setTimeout(() => {
         this.waiters.splice(this.waiters.indexOf(waiter), 1);
@@ -139,8 +149,11 @@ export class SmtpWire {
 let certificate: Promise<{ key: string; cert: string }> | undefined;
 /** One self-signed certificate per test process for the relay's listeners. */
 export function relayCertificate(): Promise<{ key: string; cert: string }> {
-  certificate ??= generate([{ name: 'commonName', value: 'mail.posthorn.test' }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256' })
-    .then((p) => ({ key: p.private, cert: p.cert }));
+  certificate ??= generate([{ name: 'commonName', value: 'mail.posthorn.test' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+  }).then((p) => ({ key: p.private, cert: p.cert }));
   return certificate;
 }
 
@@ -157,7 +170,11 @@ export interface RelayHarness extends DeliveryHarness {
   /** A relay login for SENDER_DOMAIN. */
   credential: { username: string; password: string };
   /** A nodemailer client (transport) to one listener, authenticated with `auth` (default the harness's login). */
-  client(opts: { implicitTls: boolean; auth?: { user: string; pass: string } | null; ignoreTLS?: boolean }): Transporter<SMTPTransport.SentMessageInfo>;
+  client(opts: {
+    implicitTls: boolean;
+    auth?: { user: string; pass: string } | null;
+    ignoreTLS?: boolean;
+  }): Transporter<SMTPTransport.SentMessageInfo>;
   /** A raw client: `implicit` on the TLS port, or plaintext on the STARTTLS port; greeting read. */
   wire(kind: 'implicit' | 'plain'): Promise<{ wire: SmtpWire; greeting: SmtpReply }>;
   /** A raw client on the implicit-TLS port, through EHLO and AUTH PLAIN with the harness's login. */
@@ -190,13 +207,19 @@ export async function createRelayHarness(dialect: DialectName, opts: RelayHarnes
     const closeDelivery = h.close.bind(h);
 
     const relay: RelayHarness = Object.assign(h, {
-      submissionPort, smtpsPort, credential,
+      submissionPort,
+      smtpsPort,
+      credential,
       client(o: { implicitTls: boolean; auth?: { user: string; pass: string } | null; ignoreTLS?: boolean }) {
         const auth = o.auth === undefined ? { user: credential.username, pass: credential.password } : o.auth;
         const t = nodemailer.createTransport({
-          host: '127.0.0.1', port: o.implicitTls ? smtpsPort : submissionPort, secure: o.implicitTls,
-          requireTLS: !o.implicitTls && o.ignoreTLS !== true, ignoreTLS: o.ignoreTLS ?? false,
-          tls: { rejectUnauthorized: false }, name: 'client.posthorn.test',
+          host: '127.0.0.1',
+          port: o.implicitTls ? smtpsPort : submissionPort,
+          secure: o.implicitTls,
+          requireTLS: !o.implicitTls && o.ignoreTLS !== true,
+          ignoreTLS: o.ignoreTLS ?? false,
+          tls: { rejectUnauthorized: false },
+          name: 'client.posthorn.test',
           ...(auth ? { auth } : {}),
         });
         transports.push(t);
@@ -217,17 +240,26 @@ export async function createRelayHarness(dialect: DialectName, opts: RelayHarnes
         return wire;
       },
       async apiEvents(messageId: string) {
-        const res = await h.app.inject({ method: 'GET', url: `/v1/events?message_id=${messageId}&limit=100`, headers: { authorization: `Bearer ${h.sender.key}` } });
+        const res = await h.app.inject({
+          method: 'GET',
+          url: `/v1/events?message_id=${messageId}&limit=100`,
+          headers: { authorization: `Bearer ${h.sender.key}` },
+        });
         if (res.statusCode !== 200) throw new Error(`GET /v1/events: ${res.statusCode} ${res.body}`);
         return (JSON.parse(res.body) as { events: EventRecord[] }).events.reverse();
       },
       async close() {
         for (const w of wires) w.destroy();
         for (const t of transports) t.close();
-        await Promise.all(servers.map((s) => new Promise<void>((resolve) => {
-          for (const c of s.connections as Set<{ _socket: net.Socket }>) c._socket.destroy();
-          s.close(() => resolve());
-        })));
+        await Promise.all(
+          servers.map(
+            (s) =>
+              new Promise<void>((resolve) => {
+                for (const c of s.connections as Set<{ _socket: net.Socket }>) c._socket.destroy();
+                s.close(() => resolve());
+              }),
+          ),
+        );
         await closeDelivery();
       },
     });

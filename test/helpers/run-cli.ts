@@ -13,7 +13,9 @@ const CLI_TIMEOUT_MS = 60_000;
  */
 export function childEnv(defaults: Record<string, string>, env: Record<string, string>): Record<string, string> {
   const inherited = Object.fromEntries(
-    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('POSTHORN_')),
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('POSTHORN_'),
+    ),
   );
   return { ...inherited, ...defaults, ...env };
 }
@@ -31,17 +33,26 @@ export interface CliResult {
 export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/posthorn.js', ...args], {
-      cwd: REPO_ROOT, env: childEnv({ POSTHORN_LOG_LEVEL: 'warn' }, env), stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: REPO_ROOT,
+      env: childEnv({ POSTHORN_LOG_LEVEL: 'warn' }, env),
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`posthorn ${args.join(' ')} did not finish within ${CLI_TIMEOUT_MS} ms; stderr:\n${stderr}`));
     }, CLI_TIMEOUT_MS);
-    child.on('error', (err) => { clearTimeout(timer); reject(err); });
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       let json: unknown;

@@ -12,22 +12,46 @@ export interface Seeded {
 }
 
 /** Creates (or reuses) `account` and adds `domain` with `status` and an active key. */
-export async function seedDomain(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, opts: { account?: string; domain: string; status?: DomainStatus; rateLimit?: number; quota?: number | null }): Promise<Seeded> {
+export async function seedDomain(
+  deps: Pick<Deps, 'db' | 'clock' | 'ids'>,
+  opts: { account?: string; domain: string; status?: DomainStatus; rateLimit?: number; quota?: number | null },
+): Promise<Seeded> {
   const accountName = opts.account ?? 'acme';
   const account = await findAccount(deps, accountName).catch(() => createAccount(deps, accountName));
   if (opts.rateLimit !== undefined || opts.quota !== undefined) {
-    await deps.db.updateTable('accounts').set({
-      ...(opts.rateLimit !== undefined ? { rate_limit: opts.rateLimit } : {}),
-      ...(opts.quota !== undefined ? { monthly_quota: opts.quota } : {}),
-    }).where('id', '=', account.id).execute();
+    await deps.db
+      .updateTable('accounts')
+      .set({
+        ...(opts.rateLimit !== undefined ? { rate_limit: opts.rateLimit } : {}),
+        ...(opts.quota !== undefined ? { monthly_quota: opts.quota } : {}),
+      })
+      .where('id', '=', account.id)
+      .execute();
   }
   const now = deps.clock.now();
   const domainId = deps.ids.next('dom', now);
-  await deps.db.insertInto('domains').values({
-    id: domainId, account_id: account.id, name: opts.domain, status: opts.status ?? 'verified', sandbox: 0, dkim_selector: 'ph202611',
-    dkim_private_key: 'unused', dkim_public_key: 'unused', verified_at: opts.status === 'pending' ? null : now, checked_at: null,
-    failing_since: null, last_checks: null, created_at: now, track_opens: 0, track_clicks: 0, unsubscribe: 0, complaint_warned_at: null,
-  }).execute();
+  await deps.db
+    .insertInto('domains')
+    .values({
+      id: domainId,
+      account_id: account.id,
+      name: opts.domain,
+      status: opts.status ?? 'verified',
+      sandbox: 0,
+      dkim_selector: 'ph202611',
+      dkim_private_key: 'unused',
+      dkim_public_key: 'unused',
+      verified_at: opts.status === 'pending' ? null : now,
+      checked_at: null,
+      failing_since: null,
+      last_checks: null,
+      created_at: now,
+      track_opens: 0,
+      track_clicks: 0,
+      unsubscribe: 0,
+      complaint_warned_at: null,
+    })
+    .execute();
   const { key } = await issueApiKey(deps, domainId);
   return { accountId: account.id, domainId, domain: opts.domain, key };
 }

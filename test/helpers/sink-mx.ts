@@ -92,11 +92,15 @@ const reject = (code: number, message: string): SinkAction => ({ kind: 'reject',
 export const scriptedBehaviour: SinkBehaviour = (rcpt, ctx) => {
   const local = rcpt.slice(0, rcpt.lastIndexOf('@')).toLowerCase();
   const counted = /^(defer|drop)-(\d+)-/.exec(local);
-  if (counted?.[1] === 'defer') return ctx.seen <= Number(counted[2]) ? reject(451, '4.3.0 Temporary failure, try again later') : { kind: 'accept' };
+  if (counted?.[1] === 'defer')
+    return ctx.seen <= Number(counted[2])
+      ? reject(451, '4.3.0 Temporary failure, try again later')
+      : { kind: 'accept' };
   if (counted?.[1] === 'drop') return ctx.seen <= Number(counted[2]) ? { kind: 'drop' } : { kind: 'accept' };
   if (local.startsWith('defer')) return reject(451, '4.2.0 Mailbox temporarily unavailable');
   if (local.startsWith('bounce')) return reject(550, '5.1.1 The email account that you tried to reach does not exist');
-  if (local.startsWith('block')) return reject(550, '5.7.1 Service unavailable; client host blocked using zen.spamhaus.org');
+  if (local.startsWith('block'))
+    return reject(550, '5.7.1 Service unavailable; client host blocked using zen.spamhaus.org');
   if (local.startsWith('full')) return reject(552, '5.2.2 Mailbox full');
   if (local.startsWith('slow')) return { kind: 'slow', delayMs: ctx.slowDataMs };
   return { kind: 'accept' };
@@ -105,7 +109,11 @@ export const scriptedBehaviour: SinkBehaviour = (rcpt, ctx) => {
 let certificate: Promise<{ key: string; cert: string }> | undefined;
 /** One self-signed certificate per test process: generating a key per sink would be slow. */
 function sinkCertificate(): Promise<{ key: string; cert: string }> {
-  certificate ??= generate([{ name: 'commonName', value: 'sink.posthorn.test' }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256' }).then((p) => ({ key: p.private, cert: p.cert }));
+  certificate ??= generate([{ name: 'commonName', value: 'sink.posthorn.test' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+  }).then((p) => ({ key: p.private, cert: p.cert }));
   return certificate;
 }
 
@@ -155,7 +163,9 @@ export async function startSinkMx(opts: SinkOptions = {}): Promise<SinkMx> {
     },
     onMailFrom(address, session, callback) {
       pendingActions.set(session.id, []);
-      const action = opts.mailFromBehaviour?.(address.address, { transactions: connectionsById.get(session.id)?.transactions ?? 0 });
+      const action = opts.mailFromBehaviour?.(address.address, {
+        transactions: connectionsById.get(session.id)?.transactions ?? 0,
+      });
       if (action?.kind === 'reject') return callback(smtpError(action.code, action.message));
       if (action?.kind === 'drop') return destroyConnection(session);
       callback();
@@ -209,7 +219,9 @@ export async function startSinkMx(opts: SinkOptions = {}): Promise<SinkMx> {
   server.server.on('connection', (socket) => socket.setNoDelay(true));
   // A client that vanishes mid-transaction (a killed server, a dropped connection) is an ordinary
   // event for an MX: counted, never an unhandled error that would end the test process.
-  server.on('error', (err: NodeJS.ErrnoException) => { socketErrors.push(err); });
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    socketErrors.push(err);
+  });
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -246,7 +258,11 @@ export async function startSinkMx(opts: SinkOptions = {}): Promise<SinkMx> {
         };
         const timer = setTimeout(() => {
           done();
-          rejectWait(new Error(`sink MX: condition not met within ${timeoutMs} ms (${messages.length} messages, ${open} open connections)`));
+          rejectWait(
+            new Error(
+              `sink MX: condition not met within ${timeoutMs} ms (${messages.length} messages, ${open} open connections)`,
+            ),
+          );
         }, timeoutMs);
         const done = () => {
           clearTimeout(timer);

@@ -23,13 +23,29 @@ export interface RunningServer {
  * resolves once the `api listening` line names its URL. Fails with the child's stderr when it
  * exits first or does not get there within `timeoutMs`.
  */
-export function startServer(env: Record<string, string>, opts: { args?: string[]; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<RunningServer> {
+export function startServer(
+  env: Record<string, string>,
+  opts: { args?: string[]; timeoutMs?: number; nodeArgs?: string[] } = {},
+): Promise<RunningServer> {
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'bin/posthorn.js', 'serve', ...(opts.args ?? [])], {
-    cwd: REPO_ROOT, env: childEnv({ POSTHORN_HTTP_PORT: '0', POSTHORN_SMTP_PORT: '0', POSTHORN_SMTPS_PORT: '0', POSTHORN_INBOUND_PORT: '0', POSTHORN_LOG_LEVEL: 'info' }, env), stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO_ROOT,
+    env: childEnv(
+      {
+        POSTHORN_HTTP_PORT: '0',
+        POSTHORN_SMTP_PORT: '0',
+        POSTHORN_SMTPS_PORT: '0',
+        POSTHORN_INBOUND_PORT: '0',
+        POSTHORN_LOG_LEVEL: 'info',
+      },
+      env,
+    ),
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
   // 'close', not 'exit': by then stdout and stderr are fully read, so stdout() is complete.
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const stop = async (): Promise<number | null> => {

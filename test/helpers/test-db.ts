@@ -28,10 +28,18 @@ export async function createTestDb(dialect: DialectName, opts: { migrateUpTo?: s
   const dataDir = mkdtempSync(join(tmpdir(), 'posthorn-test-'));
   if (dialect === 'sqlite') {
     const open = openDatabase({ databaseUrl: null, dataDir });
-    await migrate(open.db, 'sqlite', opts.migrateUpTo).catch(async (err: unknown) => { await open.close(); throw err; });
+    await migrate(open.db, 'sqlite', opts.migrateUpTo).catch(async (err: unknown) => {
+      await open.close();
+      throw err;
+    });
     return {
-      ...open, dataDir, env: { POSTHORN_DATA_DIR: dataDir },
-      close: async () => { await open.close(); rmSync(dataDir, { recursive: true, force: true }); },
+      ...open,
+      dataDir,
+      env: { POSTHORN_DATA_DIR: dataDir },
+      close: async () => {
+        await open.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
     };
   }
   const url = process.env.POSTHORN_TEST_DATABASE_URL as string;
@@ -41,11 +49,18 @@ export async function createTestDb(dialect: DialectName, opts: { migrateUpTo?: s
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const open = openDatabase({ databaseUrl: url, dataDir, pgSchema: schema });
-  await migrate(open.db, 'postgres', opts.migrateUpTo).catch(async (err: unknown) => { await open.close(); throw err; });
+  await migrate(open.db, 'postgres', opts.migrateUpTo).catch(async (err: unknown) => {
+    await open.close();
+    throw err;
+  });
   const sep = url.includes('?') ? '&' : '?';
   return {
-    ...open, dataDir,
-    env: { POSTHORN_DATA_DIR: dataDir, POSTHORN_DATABASE_URL: `${url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}` },
+    ...open,
+    dataDir,
+    env: {
+      POSTHORN_DATA_DIR: dataDir,
+      POSTHORN_DATABASE_URL: `${url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    },
     close: async () => {
       await open.close();
       const c = new pg.Client({ connectionString: url });

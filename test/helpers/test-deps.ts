@@ -13,11 +13,21 @@ import { createTestDb, type TestDb } from './test-db.js';
 
 /** A resolver that knows no names: tests that need DNS start test/helpers/dns-server.ts. */
 const noDns: DnsResolver = {
-  resolveTxt: async () => { throw Object.assign(new Error('no DNS in this test'), { code: 'ENOTFOUND' }); },
-  resolveCname: async () => { throw Object.assign(new Error('no DNS in this test'), { code: 'ENOTFOUND' }); },
-  resolveMx: async () => { throw Object.assign(new Error('no DNS in this test'), { code: 'ENOTFOUND' }); },
-  resolve4: async () => { throw Object.assign(new Error('no DNS in this test'), { code: 'ENOTFOUND' }); },
-  resolve6: async () => { throw Object.assign(new Error('no DNS in this test'), { code: 'ENOTFOUND' }); },
+  resolveTxt: async () => {
+    throw Object.assign(new Error('no DNS in this test'), { code: 'ENOTFOUND' });
+  },
+  resolveCname: async () => {
+    throw Object.assign(new Error('no DNS in this test'), { code: 'ENOTFOUND' });
+  },
+  resolveMx: async () => {
+    throw Object.assign(new Error('no DNS in this test'), { code: 'ENOTFOUND' });
+  },
+  resolve4: async () => {
+    throw Object.assign(new Error('no DNS in this test'), { code: 'ENOTFOUND' });
+  },
+  resolve6: async () => {
+    throw Object.assign(new Error('no DNS in this test'), { code: 'ENOTFOUND' });
+  },
 };
 
 export interface TestDeps extends Deps {
@@ -30,7 +40,10 @@ export interface TestDeps extends Deps {
  * Real Deps on a fresh database of `dialect`, with a fake clock, silent logs and production-mode
  * config (plus `env` overrides, using the variable names of docs/config.md).
  */
-export async function createTestDeps(dialect: DialectName, opts: { env?: Record<string, string>; resolver?: DnsResolver } = {}): Promise<TestDeps> {
+export async function createTestDeps(
+  dialect: DialectName,
+  opts: { env?: Record<string, string>; resolver?: DnsResolver } = {},
+): Promise<TestDeps> {
   const testDb = await createTestDb(dialect);
   const config: Readonly<Config> = loadConfig({
     POSTHORN_SANDBOX: '0',

@@ -36,8 +36,12 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const r: ReceivedWebhook = {
-        id: String(req.headers['webhook-id'] ?? ''), timestamp: String(req.headers['webhook-timestamp'] ?? ''),
-        signature: String(req.headers['webhook-signature'] ?? ''), body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now(), answered: null,
+        id: String(req.headers['webhook-id'] ?? ''),
+        timestamp: String(req.headers['webhook-timestamp'] ?? ''),
+        signature: String(req.headers['webhook-signature'] ?? ''),
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+        answered: null,
       };
       received.push(r);
       const a = answer(r, received.length);
@@ -49,12 +53,17 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/hooks`, port, received,
-    answer(fn) { answer = fn; },
+    url: `http://127.0.0.1:${port}/hooks`,
+    port,
+    received,
+    answer(fn) {
+      answer = fn;
+    },
     async waitFor(predicate, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(received)) {
-        if (Date.now() > deadline) throw new Error(`receiver condition not met within ${timeoutMs} ms; ${received.length} requests received`);
+        if (Date.now() > deadline)
+          throw new Error(`receiver condition not met within ${timeoutMs} ms; ${received.length} requests received`);
         await new Promise((r) => setTimeout(r, 10));
       }
     },

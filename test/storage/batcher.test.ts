@@ -11,27 +11,45 @@ import { createTestDb, testDialects, type TestDb } from '../helpers/test-db.js';
 for (const dialect of testDialects()) {
   describe(`batcher over a real transaction (${dialect})`, () => {
     let db: TestDb;
-    beforeEach(async () => { db = await createTestDb(dialect); });
+    beforeEach(async () => {
+      db = await createTestDb(dialect);
+    });
     afterEach(() => db.close());
 
     function settingsBatcher(maxBatch: number, batches: number[]) {
-      return createBatcher<{ key: string; value: string }, string>(async (items) => {
-        batches.push(items.length);
-        await db.db.transaction().execute(async (trx) => {
-          for (const item of items) await trx.insertInto('settings').values(item).execute();
-        });
-        return items.map((i) => i.key);
-      }, { maxBatch, concurrency: 1 });
+      return createBatcher<{ key: string; value: string }, string>(
+        async (items) => {
+          batches.push(items.length);
+          await db.db.transaction().execute(async (trx) => {
+            for (const item of items) await trx.insertInto('settings').values(item).execute();
+          });
+          return items.map((i) => i.key);
+        },
+        { maxBatch, concurrency: 1 },
+      );
     }
 
-    const count = async (prefix: string) => Number((await db.db.selectFrom('settings').select((eb) => eb.fn.countAll().as('n'))
-      .where('key', 'like', `${prefix}%`).executeTakeFirstOrThrow()).n);
+    const count = async (prefix: string) =>
+      Number(
+        (
+          await db.db
+            .selectFrom('settings')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('key', 'like', `${prefix}%`)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     test('concurrent submits are committed in few transactions, every row stored and every caller answered', async () => {
       const batches: number[] = [];
       const b = settingsBatcher(64, batches);
-      const keys = await Promise.all(Array.from({ length: 200 }, (_, i) => b.submit({ key: `k${i}`, value: String(i) })));
-      assert.deepEqual(keys, Array.from({ length: 200 }, (_, i) => `k${i}`));
+      const keys = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => b.submit({ key: `k${i}`, value: String(i) })),
+      );
+      assert.deepEqual(
+        keys,
+        Array.from({ length: 200 }, (_, i) => `k${i}`),
+      );
       assert.equal(await count('k'), 200);
       assert.deepEqual(batches, [64, 64, 64, 8], 'one transaction per batch of at most 64');
     });
@@ -42,9 +60,15 @@ for (const dialect of testDialects()) {
       await b.submit({ key: 'dup', value: 'first' });
       // The third item breaks the primary key: the whole batch is one transaction, so none of it stays.
       const bad = await Promise.allSettled([
-        b.submit({ key: 'a1', value: '1' }), b.submit({ key: 'a2', value: '2' }), b.submit({ key: 'dup', value: 'again' }), b.submit({ key: 'a3', value: '3' }),
+        b.submit({ key: 'a1', value: '1' }),
+        b.submit({ key: 'a2', value: '2' }),
+        b.submit({ key: 'dup', value: 'again' }),
+        b.submit({ key: 'a3', value: '3' }),
       ]);
-      assert.deepEqual(bad.map((r) => r.status), ['rejected', 'rejected', 'rejected', 'rejected']);
+      assert.deepEqual(
+        bad.map((r) => r.status),
+        ['rejected', 'rejected', 'rejected', 'rejected'],
+      );
       const reasons = new Set(bad.map((r) => (r as PromiseRejectedResult).reason));
       assert.equal(reasons.size, 1, 'every caller of the batch gets the one error of its flush');
       assert.equal(await count('a'), 0, 'nothing of the failed batch was committed');

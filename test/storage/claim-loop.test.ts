@@ -17,15 +17,53 @@ async function seedJobs(deps: TestDeps, count: number): Promise<string[]> {
   const { accountId, domainId } = await seedDomain(deps, { domain: 'example.com' });
   const now = deps.clock.now();
   const messageId = deps.ids.next('msg', now);
-  await deps.db.insertInto('messages').values({
-    id: messageId, account_id: accountId, domain_id: domainId, from_address: 'a@example.com', subject: 's', tags: '[]',
-    content: null, mime: null, size: 0, created_at: now, track_opens: 0, track_clicks: 0, unsubscribe: 0,
-  }).execute();
-  const recipients = Array.from({ length: count }, (_, i) => ({ id: deps.ids.next('rcp', now), message_id: messageId, address: `r${i}@example.org`, domain: 'example.org', status: 'queued', updated_at: now }));
-  const jobs: JobTable[] = recipients.map((r) => ({ id: deps.ids.next('job', now), kind: 'test', message_id: messageId, recipient_id: r.id, run_at: now, attempts: 0, locked_by: null, locked_until: null, last_error: null, created_at: now }));
+  await deps.db
+    .insertInto('messages')
+    .values({
+      id: messageId,
+      account_id: accountId,
+      domain_id: domainId,
+      from_address: 'a@example.com',
+      subject: 's',
+      tags: '[]',
+      content: null,
+      mime: null,
+      size: 0,
+      created_at: now,
+      track_opens: 0,
+      track_clicks: 0,
+      unsubscribe: 0,
+    })
+    .execute();
+  const recipients = Array.from({ length: count }, (_, i) => ({
+    id: deps.ids.next('rcp', now),
+    message_id: messageId,
+    address: `r${i}@example.org`,
+    domain: 'example.org',
+    status: 'queued',
+    updated_at: now,
+  }));
+  const jobs: JobTable[] = recipients.map((r) => ({
+    id: deps.ids.next('job', now),
+    kind: 'test',
+    message_id: messageId,
+    recipient_id: r.id,
+    run_at: now,
+    attempts: 0,
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    created_at: now,
+  }));
   for (let i = 0; i < count; i += 100) {
-    await deps.db.insertInto('recipients').values(recipients.slice(i, i + 100)).execute();
-    await deps.db.insertInto('jobs').values(jobs.slice(i, i + 100)).execute();
+    await deps.db
+      .insertInto('recipients')
+      .values(recipients.slice(i, i + 100))
+      .execute();
+    await deps.db
+      .insertInto('jobs')
+      .values(jobs.slice(i, i + 100))
+      .execute();
   }
   return jobs.map((j) => j.id);
 }
@@ -43,7 +81,9 @@ for (const dialect of testDialects()) {
   describe(`claim loop over the jobs table (${dialect})`, () => {
     let deps: TestDeps;
     const loops: ClaimLoop[] = [];
-    beforeEach(async () => { deps = await createTestDeps(dialect); });
+    beforeEach(async () => {
+      deps = await createTestDeps(dialect);
+    });
     afterEach(async () => {
       for (const loop of loops.splice(0)) await loop.stop(1_000);
       await deps.close();
@@ -52,7 +92,11 @@ for (const dialect of testDialects()) {
     /** A worker: claims `test` jobs under its id, records which it ran, completes them (only while it holds them). */
     function worker(id: string, ran: Map<string, string[]>, opts: { hold?: Promise<void> } = {}): ClaimLoop {
       const loop = startClaimLoop<JobTable>({
-        concurrency: 8, claimBatch: 5, idlePollMs: 2, log: silent, name: id,
+        concurrency: 8,
+        claimBatch: 5,
+        idlePollMs: 2,
+        log: silent,
+        name: id,
         claim: (limit) => claimJobs(deps, 'test', id, limit, LEASE_MS),
         run: async (job) => {
           if (opts.hold) await opts.hold;
@@ -81,9 +125,16 @@ for (const dialect of testDialects()) {
       const ids = await seedJobs(deps, 12);
       const ran = new Map<string, string[]>();
       let release: () => void = () => {};
-      const stuck = worker('crashed', ran, { hold: new Promise<void>((resolve) => { release = resolve; }) });
-      await until(async () => (await deps.db.selectFrom('jobs').select('id').where('locked_by', '=', 'crashed').execute()).length === 8,
-        'the first worker to claim a full set of slots');
+      const stuck = worker('crashed', ran, {
+        hold: new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+      });
+      await until(
+        async () =>
+          (await deps.db.selectFrom('jobs').select('id').where('locked_by', '=', 'crashed').execute()).length === 8,
+        'the first worker to claim a full set of slots',
+      );
       // Stands in for a crash: the worker stops claiming, its units never finish, its rows keep their lease.
       // stop's timer is unref'd so it never holds a server's exit; here a ref'd timer stands in for the server.
       const keepAlive = setInterval(() => {}, 1_000);
@@ -96,7 +147,7 @@ for (const dialect of testDialects()) {
       deps.clock.advance(LEASE_MS + 1);
       rescuer.nudge();
       await rescuer.idle();
-      assert.deepEqual([...ran.keys()].sort(), [...ids].sort(), 'every job ran, the crashed worker\'s included');
+      assert.deepEqual([...ran.keys()].sort(), [...ids].sort(), "every job ran, the crashed worker's included");
       assert.deepEqual(await deps.db.selectFrom('jobs').select('id').execute(), []);
       // The first worker wakes up late: its completes match no row it still holds and change nothing.
       release();

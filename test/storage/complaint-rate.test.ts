@@ -32,8 +32,17 @@ for (const dialect of testDialects()) {
     async function bulk(domain: Seeded, event: string, n: number, ago = 0): Promise<void> {
       const at = t.clock.now() - ago;
       const rows: EventTable[] = Array.from({ length: n }, (_, i) => ({
-        id: t.ids.next('evt', at), account_id: domain.accountId, domain_id: domain.domainId, message_id: 'msg_01JD0000000000000000000000',
-        event, recipient: `r${i}@example.org`, from_address: `hello@${domain.domain}`, subject: 's', tags: '[]', details: '{}', occurred_at: at,
+        id: t.ids.next('evt', at),
+        account_id: domain.accountId,
+        domain_id: domain.domainId,
+        message_id: 'msg_01JD0000000000000000000000',
+        event,
+        recipient: `r${i}@example.org`,
+        from_address: `hello@${domain.domain}`,
+        subject: 's',
+        tags: '[]',
+        details: '{}',
+        occurred_at: at,
       }));
       await insertChunked(t.db, 'events', rows);
     }
@@ -43,12 +52,27 @@ for (const dialect of testDialects()) {
     async function complain(): Promise<void> {
       const sent = await insertDelivered(t, sender, [`complainer${++complainers}@example.org`]);
       const [address, rcp] = [...sent.recipients][0]!;
-      const raw = buildArf({ to: t.config.complaintAddress, originalMailFrom: makeReturnPath(secret, rcp, 'acme.test'), rcptTo: address });
-      const { result } = await receiveReport(t, { raw, mailFrom: '', rcptTo: [t.config.complaintAddress], remoteAddress: '192.0.2.9' });
+      const raw = buildArf({
+        to: t.config.complaintAddress,
+        originalMailFrom: makeReturnPath(secret, rcp, 'acme.test'),
+        rcptTo: address,
+      });
+      const { result } = await receiveReport(t, {
+        raw,
+        mailFrom: '',
+        rcptTo: [t.config.complaintAddress],
+        remoteAddress: '192.0.2.9',
+      });
       assert.equal(result?.recipients[0]?.applied, 'event');
     }
 
-    const notices = () => t.db.selectFrom('notices').select(['kind', 'domain_id', 'message', 'details', 'created_at']).where('kind', '=', 'domain.complaint_rate').orderBy('created_at').execute();
+    const notices = () =>
+      t.db
+        .selectFrom('notices')
+        .select(['kind', 'domain_id', 'message', 'details', 'created_at'])
+        .where('kind', '=', 'domain.complaint_rate')
+        .orderBy('created_at')
+        .execute();
 
     test('complained over delivered, per recipient, in the 30 days ending now, for this domain only', async () => {
       await bulk(sender, 'delivered', 2000);
@@ -58,7 +82,15 @@ for (const dialect of testDialects()) {
       await bulk(sender, 'failed', 40);
       await bulk(other, 'complained', 9);
       const rate = await complaintRate(t.db, sender.domainId, t.clock.now());
-      assert.deepEqual(rate, { complaints: 3, delivered: 2000, rate: 0.0015, threshold: 0.001, warning_at: 0.0008, window_days: 30, min_delivered: 1000 });
+      assert.deepEqual(rate, {
+        complaints: 3,
+        delivered: 2000,
+        rate: 0.0015,
+        threshold: 0.001,
+        warning_at: 0.0008,
+        window_days: 30,
+        min_delivered: 1000,
+      });
       assert.equal((await complaintRate(t.db, other.domainId, t.clock.now())).rate, null, 'no deliveries: no rate');
     });
 
@@ -70,8 +102,18 @@ for (const dialect of testDialects()) {
       assert.equal(list.length, 1);
       assert.equal(list[0]?.domain_id, sender.domainId);
       assert.match(list[0]?.message ?? '', /acme\.test: complaint rate 0\.100% .*1 complaints, 1001 delivered/);
-      assert.deepEqual(JSON.parse(list[0]!.details), { domain: 'acme.test', ...(await complaintRate(t.db, sender.domainId, t.clock.now())), complaints: 1, delivered: 1001, rate: 1 / 1001 });
-      const warned = await t.db.selectFrom('domains').select('complaint_warned_at').where('id', '=', sender.domainId).executeTakeFirstOrThrow();
+      assert.deepEqual(JSON.parse(list[0]!.details), {
+        domain: 'acme.test',
+        ...(await complaintRate(t.db, sender.domainId, t.clock.now())),
+        complaints: 1,
+        delivered: 1001,
+        rate: 1 / 1001,
+      });
+      const warned = await t.db
+        .selectFrom('domains')
+        .select('complaint_warned_at')
+        .where('id', '=', sender.domainId)
+        .executeTakeFirstOrThrow();
       assert.equal(Number(warned.complaint_warned_at), t.clock.now());
 
       t.clock.advance(DAY - 1);
@@ -96,19 +138,37 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await notices(), []);
     });
 
-    test('GET /v1/domain: the key\'s own domain with its complaint rate; 401 without a valid key', async () => {
+    test("GET /v1/domain: the key's own domain with its complaint rate; 401 without a valid key", async () => {
       await bulk(sender, 'delivered', 4000);
       await bulk(sender, 'complained', 2);
       await bulk(other, 'complained', 5);
       const app = buildApp(t);
       try {
-        const res = await app.inject({ method: 'GET', url: '/v1/domain', headers: { authorization: `Bearer ${sender.key}` } });
+        const res = await app.inject({
+          method: 'GET',
+          url: '/v1/domain',
+          headers: { authorization: `Bearer ${sender.key}` },
+        });
         assert.equal(res.statusCode, 200);
         assert.deepEqual(res.json(), {
-          domain: 'acme.test', status: 'verified', verified_at: new Date(t.clock.now()).toISOString(),
-          complaint_rate: { complaints: 2, delivered: 4000, rate: 0.0005, threshold: 0.001, warning_at: 0.0008, window_days: 30, min_delivered: 1000 },
+          domain: 'acme.test',
+          status: 'verified',
+          verified_at: new Date(t.clock.now()).toISOString(),
+          complaint_rate: {
+            complaints: 2,
+            delivered: 4000,
+            rate: 0.0005,
+            threshold: 0.001,
+            warning_at: 0.0008,
+            window_days: 30,
+            min_delivered: 1000,
+          },
         });
-        const bad = await app.inject({ method: 'GET', url: '/v1/domain', headers: { authorization: 'Bearer ph_nope' } });
+        const bad = await app.inject({
+          method: 'GET',
+          url: '/v1/domain',
+          headers: { authorization: 'Bearer ph_nope' },
+        });
         assert.equal(bad.statusCode, 401);
         assert.equal((bad.json() as { error: { type: string } }).error.type, 'invalid_key');
         assert.equal((await app.inject({ method: 'GET', url: '/v1/domain' })).statusCode, 401);

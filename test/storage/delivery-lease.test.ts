@@ -5,7 +5,13 @@ import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { claimJobs } from '../../src/queue/claim-jobs.js';
 import { completeJobs } from '../../src/queue/finish-jobs.js';
-import { createDeliveryHarness, MX_DOMAIN, SENDER_DOMAIN, type DeliveryHarness, type HarnessOptions } from '../helpers/delivery-harness.js';
+import {
+  createDeliveryHarness,
+  MX_DOMAIN,
+  SENDER_DOMAIN,
+  type DeliveryHarness,
+  type HarnessOptions,
+} from '../helpers/delivery-harness.js';
 import { testDialects } from '../helpers/test-db.js';
 
 const at = (local: string) => `${local}@${MX_DOMAIN}`;
@@ -23,7 +29,10 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
 for (const dialect of testDialects()) {
   describe(`delivery leases (${dialect})`, () => {
     let h: DeliveryHarness | undefined;
-    afterEach(async () => { await h?.close(); h = undefined; });
+    afterEach(async () => {
+      await h?.close();
+      h = undefined;
+    });
     const harness = async (opts: HarnessOptions = {}) => {
       h = await createDeliveryHarness(dialect, { ...opts, env: { POSTHORN_QUEUE_LEASE: `${LEASE}ms`, ...opts.env } });
       return h;
@@ -47,7 +56,11 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await claimJobs(hx.deps, 'deliver', 'worker-b', 10, LEASE), [], 'still leased to A');
       clock.advance(1);
       const taken = await claimJobs(hx.deps, 'deliver', 'worker-b', 10, LEASE);
-      assert.deepEqual(taken.map((j) => j.id), [claimed.id], 'B takes it once the lease has ended');
+      assert.deepEqual(
+        taken.map((j) => j.id),
+        [claimed.id],
+        'B takes it once the lease has ended',
+      );
       // A coming back late cannot finish what B now holds.
       await completeJobs(hx.deps.db, [claimed.id], 'worker-a');
       assert.equal((await job(hx))?.locked_by, 'worker-b');
@@ -67,7 +80,11 @@ for (const dialect of testDialects()) {
         await until('the lease to be renewed', async () => Number((await job(hx))?.locked_until ?? 0) === now + LEASE);
       }
       assert.equal(hx.received(to).length, 0, 'the attempt is still running');
-      assert.deepEqual(await claimJobs(hx.deps, 'deliver', 'worker-b', 10, LEASE), [], 'the running attempt still holds its job');
+      assert.deepEqual(
+        await claimJobs(hx.deps, 'deliver', 'worker-b', 10, LEASE),
+        [],
+        'the running attempt still holds its job',
+      );
       await hx.run();
       assert.equal(hx.received(to).length, 1);
       assert.deepEqual(await hx.timeline(id, to), ['accepted-by-system', 'accepted-by-mta', 'delivered']);
@@ -85,7 +102,11 @@ for (const dialect of testDialects()) {
       await until('the attempt to end', () => hx.received(to).length === 1);
       await hx.run();
       assert.deepEqual(await hx.timeline(id, to), ['accepted-by-system'], 'A records nothing for a job it lost');
-      const rcpt = await hx.deps.db.selectFrom('recipients').select('status').where('message_id', '=', id).executeTakeFirstOrThrow();
+      const rcpt = await hx.deps.db
+        .selectFrom('recipients')
+        .select('status')
+        .where('message_id', '=', id)
+        .executeTakeFirstOrThrow();
       assert.equal(rcpt.status, 'queued');
       assert.equal((await job(hx))?.locked_by, 'worker-b', 'the job stays with B');
     });

@@ -45,7 +45,10 @@ for (const dialect of testDialects()) {
 
     const newDomain = (opts: { sandbox?: boolean } = {}) => addDomain(deps, ACCOUNT, `d${++seq}-${dialect}.test`, opts);
     const recordsOf = (d: DomainTable): DomainRecord[] =>
-      domainRecords(d.name, d.dkim_selector, d.dkim_public_key, { spfIncludeHost: deps.config.spfIncludeHost, bounceHost: deps.config.bounceHost });
+      domainRecords(d.name, d.dkim_selector, d.dkim_public_key, {
+        spfIncludeHost: deps.config.spfIncludeHost,
+        bounceHost: deps.config.bounceHost,
+      });
     /** Publishes the records of `purposes` (default: all four) exactly as domainRecords asks. */
     const publish = (d: DomainTable, purposes?: RecordPurpose[]) => {
       for (const r of recordsOf(d).filter((x) => !purposes || purposes.includes(x.purpose))) {
@@ -55,12 +58,21 @@ for (const dialect of testDialects()) {
     const unpublish = (d: DomainTable, purpose: RecordPurpose) => {
       delete dns.zone[recordsOf(d).find((r) => r.purpose === purpose)!.name];
     };
-    const row = (d: DomainTable) => deps.db.selectFrom('domains').selectAll().where('id', '=', d.id).executeTakeFirstOrThrow();
+    const row = (d: DomainTable) =>
+      deps.db.selectFrom('domains').selectAll().where('id', '=', d.id).executeTakeFirstOrThrow();
     /** Checks the domain as stored now (what the scheduler does) and returns the stored row after. */
-    const check = async (d: DomainTable) => { await checkDomain(deps, await row(d)); return row(d); };
+    const check = async (d: DomainTable) => {
+      await checkDomain(deps, await row(d));
+      return row(d);
+    };
     const notices = (d: DomainTable) =>
-      deps.db.selectFrom('notices').select(['kind', 'message', 'details', 'created_at', 'account_id']).where('domain_id', '=', d.id)
-        .orderBy('created_at').orderBy('id').execute();
+      deps.db
+        .selectFrom('notices')
+        .select(['kind', 'message', 'details', 'created_at', 'account_id'])
+        .where('domain_id', '=', d.id)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
 
     /** A domain taken to verified through a real check. */
     const verifiedDomain = async () => {
@@ -80,7 +92,10 @@ for (const dialect of testDialects()) {
       assert.equal(r.verified_at, null);
       assert.equal(r.failing_since, null);
       const checks = JSON.parse(r.last_checks ?? 'null') as Record<RecordPurpose, { ok: boolean }>;
-      assert.deepEqual(Object.values(checks).map((c) => c.ok), [false, false, false, false]);
+      assert.deepEqual(
+        Object.values(checks).map((c) => c.ok),
+        [false, false, false, false],
+      );
 
       // Three of four is not enough (all four must match).
       publish(d, ['spf', 'dkim', 'return_path']);
@@ -114,7 +129,10 @@ for (const dialect of testDialects()) {
       assert.equal(r.verified_at, verifiedAt);
       assert.ok(canSend(r.status), 'a domain in warning still sends');
       let ns = await notices(d);
-      assert.deepEqual(ns.map((n) => n.kind), ['domain.warning']);
+      assert.deepEqual(
+        ns.map((n) => n.kind),
+        ['domain.warning'],
+      );
       assert.equal(ns[0].created_at, failedAt);
       assert.equal(ns[0].account_id, d.account_id);
       assert.match(ns[0].message, new RegExp(d.name.replace(/\./g, '\\.')));
@@ -140,7 +158,10 @@ for (const dialect of testDialects()) {
       assert.equal(r.failing_since, null);
       assert.ok(!canSend(r.status));
       ns = await notices(d);
-      assert.deepEqual(ns.map((n) => n.kind), ['domain.warning', 'domain.unverified']);
+      assert.deepEqual(
+        ns.map((n) => n.kind),
+        ['domain.warning', 'domain.unverified'],
+      );
       assert.equal(ns[1].created_at, failedAt + 72 * H);
       assert.match(ns[1].message, /dkim: /);
 
@@ -166,7 +187,10 @@ for (const dialect of testDialects()) {
       assert.equal(r.failing_since, null);
       assert.equal(r.verified_at, d.verified_at, 'verified_at keeps the first verification');
       const ns = await notices(d);
-      assert.deepEqual(ns.map((n) => n.kind), ['domain.warning', 'domain.recovered']);
+      assert.deepEqual(
+        ns.map((n) => n.kind),
+        ['domain.warning', 'domain.recovered'],
+      );
       assert.equal(ns[1].created_at, deps.clock.now());
       assert.match(ns[1].message, new RegExp(d.name.replace(/\./g, '\\.')));
 
@@ -207,7 +231,10 @@ for (const dialect of testDialects()) {
       deps.clock.set(failedAt + 600_000);
       assert.equal((await check(d)).status, 'unverified');
       const ns = await notices(d);
-      assert.deepEqual(ns.map((n) => n.kind), ['domain.warning', 'domain.unverified']);
+      assert.deepEqual(
+        ns.map((n) => n.kind),
+        ['domain.warning', 'domain.unverified'],
+      );
       assert.match(ns[0].message, /spf: /);
     });
 
@@ -237,7 +264,10 @@ for (const dialect of testDialects()) {
       assert.equal(ra.checked_at, deps.clock.now());
       assert.notEqual(ra.checked_at, firstCheck);
       assert.equal(ra.status, 'warning');
-      assert.deepEqual((await notices(a)).map((n) => n.kind), ['domain.warning']);
+      assert.deepEqual(
+        (await notices(a)).map((n) => n.kind),
+        ['domain.warning'],
+      );
       assert.equal((await row(sandbox)).checked_at, null);
 
       // A domain checked in between (e.g. by hand) is not due with the others.
@@ -289,7 +319,10 @@ for (const dialect of testDialects()) {
       unpublish(d, 'dkim');
       const stale = await row(d);
       await Promise.all([checkDomain(deps, stale), checkDomain(deps, stale)]);
-      assert.deepEqual((await notices(d)).map((n) => n.kind), ['domain.warning']);
+      assert.deepEqual(
+        (await notices(d)).map((n) => n.kind),
+        ['domain.warning'],
+      );
     });
 
     test('an unverified domain whose records are fixed raises domain.recovered', async () => {
@@ -300,7 +333,10 @@ for (const dialect of testDialects()) {
       assert.equal((await check(d)).status, 'unverified');
       publish(d);
       assert.equal((await check(d)).status, 'verified');
-      assert.deepEqual((await notices(d)).map((n) => n.kind), ['domain.warning', 'domain.unverified', 'domain.recovered']);
+      assert.deepEqual(
+        (await notices(d)).map((n) => n.kind),
+        ['domain.warning', 'domain.unverified', 'domain.recovered'],
+      );
     });
   });
 }

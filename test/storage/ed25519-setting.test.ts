@@ -10,7 +10,11 @@ import { testDialects } from '../helpers/test-db.js';
 for (const dialect of testDialects()) {
   describe(`Ed25519 signing setting (${dialect})`, () => {
     let deps: TestDeps;
-    beforeEach(async () => { deps = await createTestDeps(dialect); await createAccount(deps, 'acme'); await addDomain(deps, 'acme', 'acme.test'); });
+    beforeEach(async () => {
+      deps = await createTestDeps(dialect);
+      await createAccount(deps, 'acme');
+      await addDomain(deps, 'acme', 'acme.test');
+    });
     afterEach(() => deps.close());
 
     test('on makes a key and an extra record beside the four; off removes them; on again makes a new key', async () => {
@@ -20,10 +24,18 @@ for (const dialect of testDialects()) {
       assert.equal(view.dkim_ed25519?.name, `${on.ed25519_selector}._domainkey.acme.test`);
       assert.match(view.dkim_ed25519?.value ?? '', /^v=DKIM1; k=ed25519; p=[A-Za-z0-9+/]{43}=$/);
       assert.notEqual(on.ed25519_selector, on.dkim_selector, 'the two keys live under different selectors');
-      assert.equal((await setEd25519(deps, 'acme.test', true)).ed25519_public_key, on.ed25519_public_key, 'on twice keeps the key');
+      assert.equal(
+        (await setEd25519(deps, 'acme.test', true)).ed25519_public_key,
+        on.ed25519_public_key,
+        'on twice keeps the key',
+      );
       const off = await setEd25519(deps, 'acme.test', false);
       assert.equal(domainView(deps.config, off).dkim_ed25519, null);
-      const stored = await deps.db.selectFrom('domains').select(['ed25519_private_key']).where('name', '=', 'acme.test').executeTakeFirstOrThrow();
+      const stored = await deps.db
+        .selectFrom('domains')
+        .select(['ed25519_private_key'])
+        .where('name', '=', 'acme.test')
+        .executeTakeFirstOrThrow();
       assert.equal(stored.ed25519_private_key, null);
       const again = await setEd25519(deps, 'acme.test', true);
       assert.notEqual(again.ed25519_public_key, on.ed25519_public_key);

@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { writeEvents, type NewEvent } from '../../src/events/write-events.js';
 import { EVENT_RETENTION_MS, purgeRetention } from '../../src/events/purge-retention.js';
-import { ensureEventPartitions, listEventPartitions, partitionFor, PARTITION_MONTHS_AHEAD } from '../../src/storage/event-partitions.js';
+import {
+  ensureEventPartitions,
+  listEventPartitions,
+  partitionFor,
+  PARTITION_MONTHS_AHEAD,
+} from '../../src/storage/event-partitions.js';
 import { migrate } from '../../src/storage/migrate.js';
 import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
 import { createTestDb, testDialects, type TestDb } from '../helpers/test-db.js';
@@ -24,21 +29,40 @@ for (const dialect of testDialects()) {
     async function setup(): Promise<TestDeps> {
       const t = await createTestDeps(dialect);
       opened.push(t);
-      await t.db.insertInto('accounts').values({ id: 'acc_1', name: 'a', rate_limit: 5, monthly_quota: null, created_at: t.clock.now() }).execute();
+      await t.db
+        .insertInto('accounts')
+        .values({ id: 'acc_1', name: 'a', rate_limit: 5, monthly_quota: null, created_at: t.clock.now() })
+        .execute();
       return t;
     }
 
     function event(t: TestDeps, at: number, n: number): NewEvent {
       return {
-        id: t.ids.next('evt', at), accountId: 'acc_1', domainId: 'dom_1', messageId: `msg_${n}`, event: 'delivered',
-        recipient: `r${n}@example.org`, from: 'app@example.com', subject: 's', tags: [], details: {}, occurredAt: at,
+        id: t.ids.next('evt', at),
+        accountId: 'acc_1',
+        domainId: 'dom_1',
+        messageId: `msg_${n}`,
+        event: 'delivered',
+        recipient: `r${n}@example.org`,
+        from: 'app@example.com',
+        subject: 's',
+        tags: [],
+        details: {},
+        occurredAt: at,
       };
     }
     const write = (t: TestDeps, events: NewEvent[]) => t.db.transaction().execute((trx) => writeEvents(trx, events));
     /** Which table holds the event: a monthly partition, events_default, or events itself on SQLite. */
-    const home = async (t: TestDeps, id: string): Promise<string> => dialect === 'postgres'
-      ? (await sql<{ part: string }>`SELECT tableoid::regclass::text AS part FROM events WHERE id = ${id}`.execute(t.db)).rows[0]!.part
-      : ((await t.db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst()) ? 'events' : '');
+    const home = async (t: TestDeps, id: string): Promise<string> =>
+      dialect === 'postgres'
+        ? (
+            await sql<{ part: string }>`SELECT tableoid::regclass::text AS part FROM events WHERE id = ${id}`.execute(
+              t.db,
+            )
+          ).rows[0]!.part
+        : (await t.db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst())
+          ? 'events'
+          : '';
 
     test('a partition for every month retention covers and the next ones; a second call makes none', async () => {
       const t = await setup();
@@ -51,7 +75,11 @@ for (const dialect of testDialects()) {
       const names = (await listEventPartitions(t.db)).map((p) => p.name);
       assert.deepEqual(names, made);
       assert.equal(names[0], partitionFor(now - EVENT_RETENTION_MS).name);
-      assert.equal(names.at(-1), partitionFor(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth() + PARTITION_MONTHS_AHEAD, 1)).name);
+      assert.equal(
+        names.at(-1),
+        partitionFor(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth() + PARTITION_MONTHS_AHEAD, 1))
+          .name,
+      );
       assert.equal(names.length, new Set(names).size);
       assert.deepEqual(await ensureEventPartitions(t.db, dialect, now - EVENT_RETENTION_MS, now), []);
       const e = event(t, now, 1);
@@ -109,7 +137,10 @@ for (const dialect of testDialects()) {
           await new Promise((r) => setImmediate(r));
         }
       };
-      const finish = async (): Promise<void> => { stop = true; await Promise.all(writers); };
+      const finish = async (): Promise<void> => {
+        stop = true;
+        await Promise.all(writers);
+      };
       try {
         for (let round = 0; round < 3; round++) {
           await until(() => written >= (round + 1) * 200 || failures.length > 0);
@@ -128,7 +159,10 @@ for (const dialect of testDialects()) {
         await finish();
       }
       assert.deepEqual(failures.slice(0, 3), []);
-      const { count } = await t.db.selectFrom('events').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+      const { count } = await t.db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(count), written);
       if (dialect === 'postgres') {
         const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM events_default`.execute(t.db);
@@ -157,21 +191,40 @@ for (const dialect of testDialects()) {
         assert.deepEqual([counts.eventPartitions, counts.events], [0, 2]);
       }
       const left = await t.db.selectFrom('events').select('id').orderBy('id').execute();
-      assert.deepEqual(left.map((r) => r.id), kept.map((e) => e.id).sort());
-      assert.deepEqual(await purgeRetention(t).then((c) => [c.eventPartitions, c.events]), [0, 0], 'a second run finds nothing');
+      assert.deepEqual(
+        left.map((r) => r.id),
+        kept.map((e) => e.id).sort(),
+      );
+      assert.deepEqual(
+        await purgeRetention(t).then((c) => [c.eventPartitions, c.events]),
+        [0, 0],
+        'a second run finds nothing',
+      );
     });
 
     test('migration 0006 keeps every event that was there before it', async () => {
       const db: TestDb = await createTestDb(dialect, { migrateUpTo: '0005-sandbox-triggers' });
       opened.push(db);
       const rows = [1, 2, 3].map((n) => ({
-        id: `evt_0${n}`, account_id: 'acc_1', domain_id: 'dom_1', message_id: `msg_${n}`, event: 'delivered', recipient: `r${n}@example.org`,
-        from_address: 'app@example.com', subject: 's', tags: '[]', details: '{}', occurred_at: Date.UTC(2026, n, 1),
+        id: `evt_0${n}`,
+        account_id: 'acc_1',
+        domain_id: 'dom_1',
+        message_id: `msg_${n}`,
+        event: 'delivered',
+        recipient: `r${n}@example.org`,
+        from_address: 'app@example.com',
+        subject: 's',
+        tags: '[]',
+        details: '{}',
+        occurred_at: Date.UTC(2026, n, 1),
       }));
       await db.db.insertInto('events').values(rows).execute();
       await migrate(db.db, dialect);
       const after = await db.db.selectFrom('events').selectAll().orderBy('id').execute();
-      assert.deepEqual(after.map((r) => ({ ...r, occurred_at: Number(r.occurred_at) })), rows);
+      assert.deepEqual(
+        after.map((r) => ({ ...r, occurred_at: Number(r.occurred_at) })),
+        rows,
+      );
       if (dialect === 'postgres') {
         const { rows: parted } = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_partitioned_table pt
           JOIN pg_class c ON c.oid = pt.partrelid JOIN pg_namespace ns ON ns.oid = c.relnamespace
@@ -179,8 +232,13 @@ for (const dialect of testDialects()) {
         assert.equal(Number(parted[0]!.n), 1, 'events is a partitioned table');
         const made = await ensureEventPartitions(db.db, dialect, Date.UTC(2026, 1, 1), Date.UTC(2026, 3, 1));
         assert.ok(made.includes('events_p202602'));
-        const { rows: homes } = await sql<{ part: string }>`SELECT tableoid::regclass::text AS part FROM events ORDER BY id`.execute(db.db);
-        assert.deepEqual(homes.map((h) => h.part), ['events_p202602', 'events_p202603', 'events_p202604']);
+        const { rows: homes } = await sql<{
+          part: string;
+        }>`SELECT tableoid::regclass::text AS part FROM events ORDER BY id`.execute(db.db);
+        assert.deepEqual(
+          homes.map((h) => h.part),
+          ['events_p202602', 'events_p202603', 'events_p202604'],
+        );
       }
     });
   });

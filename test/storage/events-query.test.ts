@@ -20,13 +20,34 @@ async function addDomain(t: TestDeps, account: string, name: string): Promise<{ 
   const now = t.clock.now();
   const accountRow = await t.db.selectFrom('accounts').select('id').where('id', '=', account).executeTakeFirst();
   if (!accountRow) {
-    await t.db.insertInto('accounts').values({ id: account, name: account, rate_limit: 5, monthly_quota: null, created_at: now }).execute();
+    await t.db
+      .insertInto('accounts')
+      .values({ id: account, name: account, rate_limit: 5, monthly_quota: null, created_at: now })
+      .execute();
   }
   const domainId = t.ids.next('dom', now);
-  await t.db.insertInto('domains').values({
-    id: domainId, account_id: account, name, status: 'verified', sandbox: 0, dkim_selector: 'ph1', dkim_private_key: 'test key',
-    dkim_public_key: 'test key', verified_at: now, checked_at: now, failing_since: null, last_checks: null, created_at: now, track_opens: 0, track_clicks: 0, unsubscribe: 0, complaint_warned_at: null,
-  }).execute();
+  await t.db
+    .insertInto('domains')
+    .values({
+      id: domainId,
+      account_id: account,
+      name,
+      status: 'verified',
+      sandbox: 0,
+      dkim_selector: 'ph1',
+      dkim_private_key: 'test key',
+      dkim_public_key: 'test key',
+      verified_at: now,
+      checked_at: now,
+      failing_since: null,
+      last_checks: null,
+      created_at: now,
+      track_opens: 0,
+      track_clicks: 0,
+      unsubscribe: 0,
+      complaint_warned_at: null,
+    })
+    .execute();
   const { key } = await issueApiKey(t, domainId);
   return { domainId, key };
 }
@@ -47,7 +68,13 @@ function shuffled<T>(items: T[], seed: number): T[] {
  * `count` events for a domain over 20 messages, four sharing each millisecond, whole seconds
  * apart, the newest `newestAgo` before now; inserted shuffled. Returns the records in API order.
  */
-async function seed(t: TestDeps, accountId: string, domainId: string, count: number, newestAgo = HOUR): Promise<EventRecord[]> {
+async function seed(
+  t: TestDeps,
+  accountId: string,
+  domainId: string,
+  count: number,
+  newestAgo = HOUR,
+): Promise<EventRecord[]> {
   const newest = t.clock.now() - newestAgo;
   const oldest = newest - Math.floor((count - 1) / 4) * 1000;
   const messages = Array.from({ length: 20 }, () => t.ids.next('msg', oldest));
@@ -58,17 +85,34 @@ async function seed(t: TestDeps, accountId: string, domainId: string, count: num
     recipient: `user${i}@example.net`,
   }));
   const events: NewEvent[] = shuffled(specs, count).map((s) => ({
-    id: t.ids.next('evt', s.occurredAt), accountId, domainId, messageId: s.messageId, event: s.event, recipient: s.recipient,
-    from: 'app@example.com', subject: `Subject ${s.recipient}`, tags: ['welcome', s.event], details: { mx: 'mx.example.net', n: 1 },
+    id: t.ids.next('evt', s.occurredAt),
+    accountId,
+    domainId,
+    messageId: s.messageId,
+    event: s.event,
+    recipient: s.recipient,
+    from: 'app@example.com',
+    subject: `Subject ${s.recipient}`,
+    tags: ['welcome', s.event],
+    details: { mx: 'mx.example.net', n: 1 },
     occurredAt: s.occurredAt,
   }));
   await t.db.transaction().execute((trx) => writeEvents(trx, events));
   return events
     .map((e): EventRecord => ({
-      id: e.id, event: e.event, occurred_at: new Date(e.occurredAt).toISOString(), message_id: e.messageId, from: e.from,
-      to: e.recipient, subject: e.subject, tags: [...e.tags], details: e.details,
+      id: e.id,
+      event: e.event,
+      occurred_at: new Date(e.occurredAt).toISOString(),
+      message_id: e.messageId,
+      from: e.from,
+      to: e.recipient,
+      subject: e.subject,
+      tags: [...e.tags],
+      details: e.details,
     }))
-    .sort((a, b) => (a.occurred_at !== b.occurred_at ? (a.occurred_at < b.occurred_at ? 1 : -1) : a.id < b.id ? 1 : -1));
+    .sort((a, b) =>
+      a.occurred_at !== b.occurred_at ? (a.occurred_at < b.occurred_at ? 1 : -1) : a.id < b.id ? 1 : -1,
+    );
 }
 
 for (const dialect of testDialects()) {
@@ -95,8 +139,15 @@ for (const dialect of testDialects()) {
     }
 
     /** GET with the key (or the given Authorization header, or none). */
-    async function get(query: string, authorization: string | null = `Bearer ${key}`): Promise<{ status: number; body: unknown; headers: Record<string, unknown> }> {
-      const res = await app.inject({ method: 'GET', url: `/v1/events${query}`, headers: authorization === null ? {} : { authorization } });
+    async function get(
+      query: string,
+      authorization: string | null = `Bearer ${key}`,
+    ): Promise<{ status: number; body: unknown; headers: Record<string, unknown> }> {
+      const res = await app.inject({
+        method: 'GET',
+        url: `/v1/events${query}`,
+        headers: authorization === null ? {} : { authorization },
+      });
       return { status: res.statusCode, body: res.json(), headers: res.headers };
     }
 
@@ -126,7 +177,17 @@ for (const dialect of testDialects()) {
         assert.equal(p.offset, 0);
         assert.deepEqual(p.events, all.slice(0, 25));
         assert.match(p.events[0]?.occurred_at ?? '', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-        assert.deepEqual(Object.keys(p.events[0] ?? {}).sort(), ['details', 'event', 'from', 'id', 'message_id', 'occurred_at', 'subject', 'tags', 'to']);
+        assert.deepEqual(Object.keys(p.events[0] ?? {}).sort(), [
+          'details',
+          'event',
+          'from',
+          'id',
+          'message_id',
+          'occurred_at',
+          'subject',
+          'tags',
+          'to',
+        ]);
       });
 
       test('paging by 7 walks every event once, ties on occurred_at broken by id', async () => {
@@ -182,7 +243,10 @@ for (const dialect of testDialects()) {
           assert.deepEqual(p.events, mine);
         }
         const both = await page(`?message_id=${messageId}&event=${mine[0]?.event}`);
-        assert.deepEqual(both.events, mine.filter((e) => e.event === mine[0]?.event));
+        assert.deepEqual(
+          both.events,
+          mine.filter((e) => e.event === mine[0]?.event),
+        );
       });
 
       test('start and end are inclusive, as Unix seconds or ISO-8601', async () => {
@@ -216,14 +280,33 @@ for (const dialect of testDialects()) {
 
       test('date-only start and end mean midnight UTC', async () => {
         const midnight = Date.UTC(2026, 10, 21);
-        const base = { accountId: 'acc_1', domainId, messageId: t.ids.next('msg', midnight), event: 'delivered' as const,
-          recipient: 'a@example.net', from: 'app@example.com', subject: 's', tags: [], details: {} };
+        const base = {
+          accountId: 'acc_1',
+          domainId,
+          messageId: t.ids.next('msg', midnight),
+          event: 'delivered' as const,
+          recipient: 'a@example.net',
+          from: 'app@example.com',
+          subject: 's',
+          tags: [],
+          details: {},
+        };
         const times = [midnight - 86_400_000 - 1, midnight - 86_400_000, midnight - 1, midnight, midnight + 1];
-        await t.db.transaction().execute((trx) => writeEvents(trx, times.map((ms) => ({ ...base, id: t.ids.next('evt', ms), occurredAt: ms }))));
-        const got = async (q: string) => (await page(q)).events.map((e) => Date.parse(e.occurred_at)).sort((a, b) => a - b);
+        await t.db.transaction().execute((trx) =>
+          writeEvents(
+            trx,
+            times.map((ms) => ({ ...base, id: t.ids.next('evt', ms), occurredAt: ms })),
+          ),
+        );
+        const got = async (q: string) =>
+          (await page(q)).events.map((e) => Date.parse(e.occurred_at)).sort((a, b) => a - b);
         assert.deepEqual(await got('?start=2026-11-21'), [midnight, midnight + 1]);
         assert.deepEqual(await got('?end=2026-11-21'), times.slice(0, 4));
-        assert.deepEqual(await got('?start=2026-11-20&end=2026-11-21'), [midnight - 86_400_000, midnight - 1, midnight]);
+        assert.deepEqual(await got('?start=2026-11-20&end=2026-11-21'), [
+          midnight - 86_400_000,
+          midnight - 1,
+          midnight,
+        ]);
       });
 
       test('a start before the retention period returns what exists, not an error', async () => {
@@ -236,7 +319,7 @@ for (const dialect of testDialects()) {
         }
       });
 
-      test('only the key\'s domain: events of another domain, same account or not, never appear', async () => {
+      test("only the key's domain: events of another domain, same account or not, never appear", async () => {
         const mine = await seed(t, 'acc_1', domainId, 12);
         const sibling = await addDomain(t, 'acc_1', 'other.example.com');
         const stranger = await addDomain(t, 'acc_2', 'example.org');
@@ -248,15 +331,25 @@ for (const dialect of testDialects()) {
         // A message id from another domain finds nothing rather than leaking its events.
         const theirs = siblingEvents[0]?.message_id ?? '';
         assert.equal((await page(`?message_id=${theirs}`)).total, 0);
-        assert.equal((await page(`?message_id=${theirs}`, `Bearer ${sibling.key}`)).total, siblingEvents.filter((e) => e.message_id === theirs).length);
+        assert.equal(
+          (await page(`?message_id=${theirs}`, `Bearer ${sibling.key}`)).total,
+          siblingEvents.filter((e) => e.message_id === theirs).length,
+        );
         assert.equal((await page('', `Bearer ${stranger.key}`)).total, 7);
       });
 
       test('a bad parameter is 400 naming it, after authentication', async () => {
         for (const [query, field] of [
-          ['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?offset=-1', 'offset'], ['?event=bounced', 'event'],
-          ['?message_id=nope', 'message_id'], ['?start=yesterday', 'start'], ['?end=2026-02-30', 'end'],
-          ['?start=2026-11-21&end=2026-11-20', 'end'], ['?page=2', 'page'], ['?limit=5&limit=6', 'limit'],
+          ['?limit=0', 'limit'],
+          ['?limit=101', 'limit'],
+          ['?offset=-1', 'offset'],
+          ['?event=bounced', 'event'],
+          ['?message_id=nope', 'message_id'],
+          ['?start=yesterday', 'start'],
+          ['?end=2026-02-30', 'end'],
+          ['?start=2026-11-21&end=2026-11-20', 'end'],
+          ['?page=2', 'page'],
+          ['?limit=5&limit=6', 'limit'],
         ]) {
           const res = await get(query ?? '');
           assert.equal(res.status, 400, query);
@@ -276,7 +369,18 @@ for (const dialect of testDialects()) {
         const old = key;
         const { key: fresh } = await issueApiKey(t, domainId); // replacing revokes the old key at once
         const expected = errorBody(UNAUTHORIZED);
-        for (const authorization of [null, '', 'Bearer', 'Bearer ', `Basic ${fresh}`, `Bearer ${fresh}x`, 'Bearer ph_123', `Bearer ${unknown}`, `Bearer ${old}`, fresh]) {
+        for (const authorization of [
+          null,
+          '',
+          'Bearer',
+          'Bearer ',
+          `Basic ${fresh}`,
+          `Bearer ${fresh}x`,
+          'Bearer ph_123',
+          `Bearer ${unknown}`,
+          `Bearer ${old}`,
+          fresh,
+        ]) {
           const res = await get('', authorization);
           assert.equal(res.status, 401, String(authorization));
           assert.deepEqual(res.body, expected);
@@ -296,7 +400,10 @@ for (const dialect of testDialects()) {
         assert.equal(refused.status, 429);
         assert.equal((refused.body as { error: { type: string } }).error.type, 'rate_limited');
         const retryAfter = Number(refused.headers['retry-after']);
-        assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After ${String(refused.headers['retry-after'])}`);
+        assert.ok(
+          Number.isInteger(retryAfter) && retryAfter >= 1,
+          `Retry-After ${String(refused.headers['retry-after'])}`,
+        );
         // Malformed queries count too, and get 429 rather than 400 while limited.
         assert.equal((await get('?limit=0')).status, 429);
         // The limit is per key: another domain's key is unaffected.

@@ -25,7 +25,10 @@ for (const dialect of testDialects()) {
       port = (app.server.address() as AddressInfo).port;
       s = await seedDomain(deps, { domain: 'acme.test', rateLimit: 10_000 });
     });
-    after(async () => { await app.close(); await deps.close(); });
+    after(async () => {
+      await app.close();
+      await deps.close();
+    });
 
     for (const [what, auth, challenge] of [
       ['no Authorization header', undefined, CHALLENGE],
@@ -35,12 +38,24 @@ for (const dialect of testDialects()) {
         const conn = await rawConnect(port);
         try {
           // Headers announce 9 MB, and only 10 bytes of it follow: the old code waited for the rest.
-          await conn.write(requestHead('POST', '/v1/send', { 'Content-Type': 'application/json', 'Content-Length': 9_000_000, ...(auth ? { Authorization: auth } : {}) }) + '{"from":"a');
+          await conn.write(
+            requestHead('POST', '/v1/send', {
+              'Content-Type': 'application/json',
+              'Content-Length': 9_000_000,
+              ...(auth ? { Authorization: auth } : {}),
+            }) + '{"from":"a',
+          );
           const res = await until('the 401', () => conn.response(), 5_000);
           assert.equal(res.status, 401);
           assert.equal(res.headers['www-authenticate'], challenge);
           assert.equal(res.headers.connection, 'close');
-          assert.deepEqual(JSON.parse(res.body), { error: { type: 'invalid_key', message: 'The API key is missing, malformed, revoked or not valid.', docs: '/docs/errors#invalid_key' } });
+          assert.deepEqual(JSON.parse(res.body), {
+            error: {
+              type: 'invalid_key',
+              message: 'The API key is missing, malformed, revoked or not valid.',
+              docs: '/docs/errors#invalid_key',
+            },
+          });
           await until('the server to close the connection', () => conn.closed(), 5_000);
         } finally {
           conn.destroy();
@@ -52,7 +67,13 @@ for (const dialect of testDialects()) {
       const body = JSON.stringify(message('acme.test'));
       const conn = await rawConnect(port);
       try {
-        await conn.write(requestHead('POST', '/v1/send', { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Authorization: `Bearer ${UNKNOWN_KEY}` }) + body.slice(0, 10));
+        await conn.write(
+          requestHead('POST', '/v1/send', {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+            Authorization: `Bearer ${UNKNOWN_KEY}`,
+          }) + body.slice(0, 10),
+        );
         const res = await until('the 401', () => conn.response(), 5_000);
         assert.equal(res.status, 401);
         assert.equal(res.headers.connection, 'keep-alive');
@@ -73,7 +94,9 @@ for (const dialect of testDialects()) {
       test(`${what}: answered from the headers, none of a 9 MB body read, connection closed`, async () => {
         const conn = await rawConnect(port);
         try {
-          await conn.write(requestHead(method, path, { 'Content-Type': 'application/json', 'Content-Length': 9_000_000 }) + '{"a');
+          await conn.write(
+            requestHead(method, path, { 'Content-Type': 'application/json', 'Content-Length': 9_000_000 }) + '{"a',
+          );
           const res = await until(`the ${status}`, () => conn.response(), 5_000);
           assert.equal(res.status, status);
           assert.equal(res.headers.connection, 'close');
@@ -86,7 +109,13 @@ for (const dialect of testDialects()) {
 
     test('Expect: 100-continue: a bad key gets its 401 instead of 100 Continue; a good key gets 100, then its answer', async () => {
       const body = JSON.stringify(message('acme.test'));
-      const head = (auth: string) => requestHead('POST', '/v1/send', { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Expect: '100-continue', Authorization: auth });
+      const head = (auth: string) =>
+        requestHead('POST', '/v1/send', {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          Expect: '100-continue',
+          Authorization: auth,
+        });
       const bad = await rawConnect(port);
       try {
         await bad.write(head(`Bearer ${UNKNOWN_KEY}`));
@@ -101,10 +130,14 @@ for (const dialect of testDialects()) {
         await good.write(head(`Bearer ${s.key}`));
         await until('100 Continue', () => good.received().startsWith('HTTP/1.1 100 Continue\r\n\r\n'), 5_000);
         await good.write(body);
-        const final = await until('the 202', () => {
-          const rest = good.received().slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
-          return rest.includes('\r\n\r\n') && /^HTTP\/1\.1 (\d+)/.exec(rest)?.[1];
-        }, 5_000);
+        const final = await until(
+          'the 202',
+          () => {
+            const rest = good.received().slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
+            return rest.includes('\r\n\r\n') && /^HTTP\/1\.1 (\d+)/.exec(rest)?.[1];
+          },
+          5_000,
+        );
         assert.equal(final, '202');
       } finally {
         good.destroy();
@@ -113,7 +146,12 @@ for (const dialect of testDialects()) {
 
     test('a Content-Type that is no media type: 401 first without a key, then a 400 naming Content-Type', async () => {
       for (const ct of ['foo', '']) {
-        const anon = await app.inject({ method: 'POST', url: '/v1/send', headers: { 'content-type': ct }, payload: JSON.stringify(message('acme.test')) });
+        const anon = await app.inject({
+          method: 'POST',
+          url: '/v1/send',
+          headers: { 'content-type': ct },
+          payload: JSON.stringify(message('acme.test')),
+        });
         assert.equal(anon.statusCode, 401, `${JSON.stringify(ct)}: ${anon.body}`);
         assert.equal(anon.headers['www-authenticate'], CHALLENGE);
         const keyed = await postSend(app, s.key, message('acme.test'), { 'content-type': ct });
@@ -133,8 +171,17 @@ for (const dialect of testDialects()) {
         [{ authorization: `Bearer ${s.key} extra` }, `${CHALLENGE}, error="invalid_token"`],
       ];
       for (const [headers, challenge] of cases) {
-        for (const [method, url] of [['POST', '/v1/send'], ['GET', '/v1/events'], ['GET', '/v1/domain']] as const) {
-          const res = await app.inject({ method, url, headers: { ...headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) }, ...(method === 'POST' ? { payload: '{}' } : {}) });
+        for (const [method, url] of [
+          ['POST', '/v1/send'],
+          ['GET', '/v1/events'],
+          ['GET', '/v1/domain'],
+        ] as const) {
+          const res = await app.inject({
+            method,
+            url,
+            headers: { ...headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+            ...(method === 'POST' ? { payload: '{}' } : {}),
+          });
           assert.equal(res.statusCode, 401, `${method} ${url} ${JSON.stringify(headers)}`);
           assert.equal(res.headers['www-authenticate'], challenge, `${method} ${url} ${JSON.stringify(headers)}`);
           assert.equal(JSON.parse(res.body).error.type, 'invalid_key');
@@ -147,7 +194,13 @@ for (const dialect of testDialects()) {
       let id: string;
       try {
         const body = JSON.stringify(message('acme.test'));
-        await conn.write(requestHead('POST', '/v1/send', { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Authorization: `Bearer ${s.key}` }) + body);
+        await conn.write(
+          requestHead('POST', '/v1/send', {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+            Authorization: `Bearer ${s.key}`,
+          }) + body,
+        );
         const res = await until('the 202', () => conn.response());
         assert.equal(res.status, 202, res.body);
         assert.equal(res.headers.connection, 'keep-alive');
@@ -155,10 +208,18 @@ for (const dialect of testDialects()) {
       } finally {
         conn.destroy();
       }
-      const events = await app.inject({ method: 'GET', url: `/v1/events?message_id=${id}`, headers: { authorization: `Bearer ${s.key}` } });
+      const events = await app.inject({
+        method: 'GET',
+        url: `/v1/events?message_id=${id}`,
+        headers: { authorization: `Bearer ${s.key}` },
+      });
       assert.equal(events.statusCode, 200);
       assert.equal(JSON.parse(events.body).total, 1);
-      const domain = await app.inject({ method: 'GET', url: '/v1/domain', headers: { authorization: `Bearer ${s.key}` } });
+      const domain = await app.inject({
+        method: 'GET',
+        url: '/v1/domain',
+        headers: { authorization: `Bearer ${s.key}` },
+      });
       assert.equal(domain.statusCode, 200);
       assert.equal(JSON.parse(domain.body).domain, 'acme.test');
     });
@@ -166,7 +227,12 @@ for (const dialect of testDialects()) {
     test('public routes need no key: /healthz, /metrics, the unsubscribe POST', async () => {
       assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
       assert.equal((await app.inject({ method: 'GET', url: '/metrics' })).statusCode, 200);
-      const unsub = await app.inject({ method: 'POST', url: '/u/not-a-token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+      const unsub = await app.inject({
+        method: 'POST',
+        url: '/u/not-a-token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
       assert.equal(unsub.statusCode, 400); // the token is bad, which is the route's own answer, not a 401
       assert.equal(unsub.headers['www-authenticate'], undefined);
     });

@@ -24,27 +24,38 @@ for (const dialect of testDialects()) {
     let s: Seeded;
     let budget: BodyBudget;
     const open: RawConnection[] = [];
-    const connect = async () => { const c = await rawConnect(port); open.push(c); return c; };
-    const sendHead = (length: number | null, key: string | null = s.key) => requestHead('POST', '/v1/send', {
-      'Content-Type': 'application/json',
-      ...(length === null ? { 'Transfer-Encoding': 'chunked' } : { 'Content-Length': length }),
-      ...(key === null ? {} : { Authorization: `Bearer ${key}` }),
-    });
+    const connect = async () => {
+      const c = await rawConnect(port);
+      open.push(c);
+      return c;
+    };
+    const sendHead = (length: number | null, key: string | null = s.key) =>
+      requestHead('POST', '/v1/send', {
+        'Content-Type': 'application/json',
+        ...(length === null ? { 'Transfer-Encoding': 'chunked' } : { 'Content-Length': length }),
+        ...(key === null ? {} : { Authorization: `Bearer ${key}` }),
+      });
 
     before(async () => {
-      deps = await createTestDeps(dialect, { env: {
-        POSTHORN_HTTP_HEADERS_TIMEOUT: '500ms',
-        POSTHORN_HTTP_BODY_TIMEOUT: '2s',
-        POSTHORN_HTTP_MIN_BODY_RATE: '1KB',
-        POSTHORN_HTTP_BODY_RATE_WINDOW: '1s',
-      } });
+      deps = await createTestDeps(dialect, {
+        env: {
+          POSTHORN_HTTP_HEADERS_TIMEOUT: '500ms',
+          POSTHORN_HTTP_BODY_TIMEOUT: '2s',
+          POSTHORN_HTTP_MIN_BODY_RATE: '1KB',
+          POSTHORN_HTTP_BODY_RATE_WINDOW: '1s',
+        },
+      });
       budget = createBodyBudget(20_000);
       app = buildApp(deps, { budget });
       await app.listen({ host: '127.0.0.1', port: 0 });
       port = (app.server.address() as AddressInfo).port;
       s = await seedDomain(deps, { domain: 'acme.test', rateLimit: 10_000 });
     });
-    after(async () => { for (const c of open) c.destroy(); await app.close(); await deps.close(); });
+    after(async () => {
+      for (const c of open) c.destroy();
+      await app.close();
+      await deps.close();
+    });
 
     test('headers that never finish: 408 in the API error format, then closed', async () => {
       const conn = await connect();
@@ -65,7 +76,9 @@ for (const dialect of testDialects()) {
       const conn = await connect();
       await conn.write(sendHead(2_000) + '{"from":"');
       await until('the reservation', () => budget.inFlight() === 2_000);
-      const trickle = setInterval(() => { void conn.write('a'); }, 100);
+      const trickle = setInterval(() => {
+        void conn.write('a');
+      }, 100);
       try {
         const res = await until('the 408', () => conn.response(), 5_000);
         assert.equal(res.status, 408);
@@ -85,7 +98,9 @@ for (const dialect of testDialects()) {
       const conn = await connect();
       // About 5 KB/s: five times the 1 KB/s minimum, but 19 KB takes about 4 s against a 2 s deadline.
       await conn.write(sendHead(19_000) + 'x'.repeat(500));
-      const feed = setInterval(() => { void conn.write('x'.repeat(500)); }, 100);
+      const feed = setInterval(() => {
+        void conn.write('x'.repeat(500));
+      }, 100);
       try {
         const res = await until('the 408', () => conn.response(), 8_000);
         assert.equal(res.status, 408);
@@ -150,7 +165,9 @@ for (const dialect of testDialects()) {
       const conn = await connect();
       await conn.write(sendHead(null));
       const chunk = 'x'.repeat(4_000);
-      const feed = setInterval(() => { void conn.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`); }, 20);
+      const feed = setInterval(() => {
+        void conn.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+      }, 20);
       try {
         const res = await until('the 503', () => conn.response(), 5_000);
         assert.equal(res.status, 503);

@@ -75,14 +75,32 @@ for (const dialect of testDialects()) {
       assert.doesNotMatch(ehlo, /AUTH/, 'no AUTH on an MX');
       assert.equal((await wire.cmd('MAIL FROM:<>')).code, 250, 'null sender accepted (RFC 5321 §4.5.5)');
       assert.equal((await wire.cmd(`RCPT TO:<${path}>`)).code, 250);
-      const reply = await data(wire, buildDsn({ to: path, recipients: [{ address: 'jane@example.org', action: 'failed', status: '5.1.1' }] }));
+      const reply = await data(
+        wire,
+        buildDsn({ to: path, recipients: [{ address: 'jane@example.org', action: 'failed', status: '5.1.1' }] }),
+      );
       assert.equal(reply.code, 250);
       const id = /Report accepted as (rpt_[0-9A-Z]{26})/.exec(reply.text)?.[1];
       assert.ok(id, reply.text);
-      const row = await t.db.selectFrom('inbound_reports').select(['mail_from', 'rcpt_to', 'remote_address']).where('id', '=', id).executeTakeFirstOrThrow();
-      assert.deepEqual({ ...row, rcpt_to: JSON.parse(row.rcpt_to) }, { mail_from: '', rcpt_to: [path], remote_address: '127.0.0.1' });
-      await waitFor('the failed event', async () => (await t.db.selectFrom('events').select('id').where('event', '=', 'failed').executeTakeFirst()) ?? undefined);
-      const sup = await t.db.selectFrom('suppressions').select('reason').where('address', '=', 'jane@example.org').executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom('inbound_reports')
+        .select(['mail_from', 'rcpt_to', 'remote_address'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(
+        { ...row, rcpt_to: JSON.parse(row.rcpt_to) },
+        { mail_from: '', rcpt_to: [path], remote_address: '127.0.0.1' },
+      );
+      await waitFor(
+        'the failed event',
+        async () =>
+          (await t.db.selectFrom('events').select('id').where('event', '=', 'failed').executeTakeFirst()) ?? undefined,
+      );
+      const sup = await t.db
+        .selectFrom('suppressions')
+        .select('reason')
+        .where('address', '=', 'jane@example.org')
+        .executeTakeFirstOrThrow();
       assert.equal(sup.reason, 'hard_bounce');
     });
 
@@ -96,7 +114,9 @@ for (const dialect of testDialects()) {
       const relay = await wire.cmd('RCPT TO:<victim@gmail.example>');
       assert.equal(relay.code, 550);
       assert.match(relay.text, /^5\.7\.1 Relaying denied/);
-      const unknownBounceDomain = await wire.cmd(`RCPT TO:<${path.replace('@bounce.acme.test', '@bounce.stranger.test')}>`);
+      const unknownBounceDomain = await wire.cmd(
+        `RCPT TO:<${path.replace('@bounce.acme.test', '@bounce.stranger.test')}>`,
+      );
       assert.equal(unknownBounceDomain.code, 550);
       assert.match(unknownBounceDomain.text, /^5\.7\.1/);
       const forged = await wire.cmd(`RCPT TO:<${path.replace(/-[0-9a-z]{12}@/, '-zzzzzzzzzzzz@')}>`);
@@ -108,7 +128,11 @@ for (const dialect of testDialects()) {
       // RFC 5321 §4.5.1: postmaster (any case) is taken at every domain the server delivers for.
       assert.equal((await wire.cmd('RCPT TO:<PostMaster@bounce.acme.test>')).code, 250);
       assert.equal((await wire.cmd(`RCPT TO:<postmaster@${t.config.bounceHost}>`)).code, 250);
-      assert.equal((await wire.cmd('RCPT TO:<postmaster@gmail.example>')).code, 550, 'but not at domains that are not ours');
+      assert.equal(
+        (await wire.cmd('RCPT TO:<postmaster@gmail.example>')).code,
+        550,
+        'but not at domains that are not ours',
+      );
       assert.equal((await wire.cmd(`RCPT TO:<${t.config.complaintAddress.toUpperCase()}>`)).code, 250);
       const atBounceHost = path.replace('@bounce.acme.test', `@${t.config.bounceHost}`);
       assert.equal((await wire.cmd(`RCPT TO:<${atBounceHost}>`)).code, 250, 'the same token at the bounce host itself');
@@ -116,8 +140,21 @@ for (const dialect of testDialects()) {
       // A complaint to the complaint address: matched through the token in Original-Mail-From.
       assert.equal((await wire.cmd('MAIL FROM:<fbl@isp.example.net>')).code, 250);
       assert.equal((await wire.cmd(`RCPT TO:<${t.config.complaintAddress}>`)).code, 250);
-      assert.equal((await data(wire, buildArf({ to: t.config.complaintAddress, originalMailFrom: path, rcptTo: 'jane@example.org' }))).code, 250);
-      await waitFor('the complained event', async () => (await t.db.selectFrom('events').select('id').where('event', '=', 'complained').executeTakeFirst()) ?? undefined);
+      assert.equal(
+        (
+          await data(
+            wire,
+            buildArf({ to: t.config.complaintAddress, originalMailFrom: path, rcptTo: 'jane@example.org' }),
+          )
+        ).code,
+        250,
+      );
+      await waitFor(
+        'the complained event',
+        async () =>
+          (await t.db.selectFrom('events').select('id').where('event', '=', 'complained').executeTakeFirst()) ??
+          undefined,
+      );
     });
 
     test('size: a SIZE over the limit is refused at MAIL, a report over it at the end of DATA (552 5.3.4), and nothing is stored', async () => {
@@ -169,11 +206,20 @@ for (const dialect of testDialects()) {
       const secret = await returnPathSecret(t);
       const sent = await insertDelivered(t, sender, ['jane@example.org']);
       const path = makeReturnPath(secret, sent.recipients.get('jane@example.org')!, 'acme.test');
-      const id = await storeReport(t, { raw: buildDsn({ to: path, recipients: [{ address: 'jane@example.org', action: 'failed', status: '5.1.1' }] }), mailFrom: '', rcptTo: [path], remoteAddress: '192.0.2.1' });
+      const id = await storeReport(t, {
+        raw: buildDsn({ to: path, recipients: [{ address: 'jane@example.org', action: 'failed', status: '5.1.1' }] }),
+        mailFrom: '',
+        rcptTo: [path],
+        remoteAddress: '192.0.2.1',
+      });
       const mx = await startInbound(t, await relayCertificate());
       cleanup.push(() => mx.stop());
       await waitFor('the pending report to be processed', async () => {
-        const row = await t.db.selectFrom('inbound_reports').select('state').where('id', '=', id).executeTakeFirstOrThrow();
+        const row = await t.db
+          .selectFrom('inbound_reports')
+          .select('state')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
         return row.state === 'processed' ? true : undefined;
       });
       assert.equal((await t.db.selectFrom('events').select('event').where('event', '=', 'failed').execute()).length, 1);
@@ -184,7 +230,13 @@ for (const dialect of testDialects()) {
       cleanup.push(() => h.close());
       const mx = await startInbound(h.deps, await relayCertificate());
       cleanup.push(() => mx.stop());
-      const res = await h.send({ from: `hello@${SENDER_DOMAIN}`, to: 'gone@example.org', subject: 'Welcome', html: '<p>Hi</p>', tags: ['welcome'] });
+      const res = await h.send({
+        from: `hello@${SENDER_DOMAIN}`,
+        to: 'gone@example.org',
+        subject: 'Welcome',
+        html: '<p>Hi</p>',
+        tags: ['welcome'],
+      });
       assert.equal(res.status, 202);
       await h.run();
       const [delivered] = h.received('gone@example.org');
@@ -192,7 +244,11 @@ for (const dialect of testDialects()) {
       const returnPath = delivered.mailFrom;
       const messageId = /^Message-ID:\s*(<[^>]+>)/im.exec(delivered.raw.toString('latin1'))?.[1];
       assert.equal(messageId, `<${res.body.id}@${h.deps.config.hostname}>`);
-      assert.deepEqual(await h.timeline(res.body.id, 'gone@example.org'), ['accepted-by-system', 'accepted-by-mta', 'delivered']);
+      assert.deepEqual(await h.timeline(res.body.id, 'gone@example.org'), [
+        'accepted-by-system',
+        'accepted-by-mta',
+        'delivered',
+      ]);
 
       const wire = await SmtpWire.plain(mx.port);
       cleanup.push(async () => wire.destroy());
@@ -200,17 +256,40 @@ for (const dialect of testDialects()) {
       assert.equal((await wire.cmd('EHLO mx.example.org')).code, 250);
       assert.equal((await wire.cmd('MAIL FROM:<>')).code, 250);
       assert.equal((await wire.cmd(`RCPT TO:<${returnPath}>`)).code, 250);
-      const dsn = buildDsn({ to: returnPath, returnPath, messageId, recipients: [{ address: 'gone@example.org', action: 'failed', status: '5.1.1', diagnostic: '550 5.1.1 The email account that you tried to reach does not exist' }] });
+      const dsn = buildDsn({
+        to: returnPath,
+        returnPath,
+        messageId,
+        recipients: [
+          {
+            address: 'gone@example.org',
+            action: 'failed',
+            status: '5.1.1',
+            diagnostic: '550 5.1.1 The email account that you tried to reach does not exist',
+          },
+        ],
+      });
       assert.equal((await data(wire, dsn)).code, 250);
       assert.equal((await wire.cmd('QUIT')).code, 221);
 
-      const failed = await waitFor('the failed event', async () => (await h.events(res.body.id, 'gone@example.org')).find((e) => e.event === 'failed'));
+      const failed = await waitFor('the failed event', async () =>
+        (await h.events(res.body.id, 'gone@example.org')).find((e) => e.event === 'failed'),
+      );
       assert.equal(failed.details.bounce_class, 'hard');
       assert.equal(failed.details.source, 'dsn');
-      const sup = await h.deps.db.selectFrom('suppressions').select(['reason', 'message_id']).where('address', '=', 'gone@example.org').executeTakeFirstOrThrow();
+      const sup = await h.deps.db
+        .selectFrom('suppressions')
+        .select(['reason', 'message_id'])
+        .where('address', '=', 'gone@example.org')
+        .executeTakeFirstOrThrow();
       assert.deepEqual(sup, { reason: 'hard_bounce', message_id: res.body.id });
       // The API refuses the address now (docs/api.md, Suppression).
-      const again = await h.send({ from: `hello@${SENDER_DOMAIN}`, to: 'gone@example.org', subject: 'Again', html: '<p>Hi</p>' });
+      const again = await h.send({
+        from: `hello@${SENDER_DOMAIN}`,
+        to: 'gone@example.org',
+        subject: 'Again',
+        html: '<p>Hi</p>',
+      });
       assert.equal(again.status, 422);
       assert.equal(again.body.error?.type, 'recipient_suppressed');
     });

@@ -17,10 +17,15 @@ async function burst(limiter: RateLimiter, perSecond: number, count: number, now
 for (const dialect of testDialects()) {
   describe(`rate limiters (${dialect})`, () => {
     let db: TestDb;
-    beforeEach(async () => { db = await createTestDb(dialect); });
+    beforeEach(async () => {
+      db = await createTestDb(dialect);
+    });
     afterEach(() => db.close());
 
-    for (const [name, make] of [['memory', () => createMemoryRateLimiter()], ['database', () => createDbRateLimiter(db.db)]] as const) {
+    for (const [name, make] of [
+      ['memory', () => createMemoryRateLimiter()],
+      ['database', () => createDbRateLimiter(db.db)],
+    ] as const) {
       test(`${name}: a burst of exactly the rate, then refusal with the wait, then one more after it`, async () => {
         const limiter = make();
         assert.equal(await burst(limiter, 5, 8, NOW), 5);

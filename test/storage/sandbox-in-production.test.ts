@@ -22,9 +22,11 @@ function inSandbox(t: TestDeps): Deps {
 for (const dialect of testDialects()) {
   describe(`sandbox credentials in production (${dialect})`, () => {
     const open: TestDeps[] = [];
-    after(async () => { for (const t of open) await t.close(); });
+    after(async () => {
+      for (const t of open) await t.close();
+    });
 
-    test('a sandbox domain\'s API key and SMTP login work in sandbox mode only, even one issued after the production start', async () => {
+    test("a sandbox domain's API key and SMTP login work in sandbox mode only, even one issued after the production start", async () => {
       const t = await createTestDeps(dialect);
       open.push(t);
       assert.equal(t.config.sandbox, false);
@@ -40,7 +42,11 @@ for (const dialect of testDialects()) {
       assert.equal(await authenticateSmtp(t, username, password), null);
       assert.equal(await smtpContext(t, ctx.keyId), null, 'a session authenticated earlier is refused at submit too');
       // `posthorn key create sandbox.posthorn.test` run against the production database.
-      const domain = await t.db.selectFrom('domains').select('id').where('name', '=', SANDBOX.domain).executeTakeFirstOrThrow();
+      const domain = await t.db
+        .selectFrom('domains')
+        .select('id')
+        .where('name', '=', SANDBOX.domain)
+        .executeTakeFirstOrThrow();
       const later = await issueApiKey(t, domain.id);
       assert.equal(await authenticate(t, `Bearer ${later.key}`), null);
       const login = await createSmtpCredential(t, SANDBOX.domain);
@@ -58,7 +64,11 @@ for (const dialect of testDialects()) {
       const retired = await retireSandbox(production);
       assert.deepEqual(retired, { domains: [SANDBOX.domain], apiKeysRevoked: 1, smtpLoginsRevoked: 1, queued: 0 });
       assert.equal(await retireSandbox(production), null, 'nothing left to do at the next production start');
-      assert.equal(await authenticate(sandbox, `Bearer ${first.key}`), null, 'revoked, so not even a sandbox start takes it again');
+      assert.equal(
+        await authenticate(sandbox, `Bearer ${first.key}`),
+        null,
+        'revoked, so not even a sandbox start takes it again',
+      );
       const second = await bootstrapSandbox(sandbox);
       assert.ok(second && second.key !== first.key);
       assert.ok(await authenticate(sandbox, `Bearer ${second.key}`));
@@ -66,7 +76,7 @@ for (const dialect of testDialects()) {
   });
 
   describe(`sandbox mail in production delivery (${dialect})`, () => {
-    test('the sandbox domain\'s queued mail, and mail to the sandbox domain, go to the local mailbox, not to the MX', async () => {
+    test("the sandbox domain's queued mail, and mail to the sandbox domain, go to the local mailbox, not to the MX", async () => {
       const h = await createDeliveryHarness(dialect, { localMailbox: true });
       try {
         assert.equal(h.deps.config.sandbox, false);
@@ -76,13 +86,24 @@ for (const dialect of testDialects()) {
         await h.run();
         assert.equal(h.sink!.messages.length, 0);
         assert.equal(h.sink!.connections, 0);
-        const kept = await h.deps.db.selectFrom('sandbox_messages').select(['message_id', 'recipients']).orderBy('message_id').execute();
-        assert.deepEqual(kept.map((k) => [k.message_id, JSON.parse(k.recipients)]).sort(), [
-          [toSandbox, [`someone@${SANDBOX.domain}`]], [fromSandbox, [`someone@${MX_DOMAIN}`]],
-        ].sort());
+        const kept = await h.deps.db
+          .selectFrom('sandbox_messages')
+          .select(['message_id', 'recipients'])
+          .orderBy('message_id')
+          .execute();
+        assert.deepEqual(
+          kept.map((k) => [k.message_id, JSON.parse(k.recipients)]).sort(),
+          [
+            [toSandbox, [`someone@${SANDBOX.domain}`]],
+            [fromSandbox, [`someone@${MX_DOMAIN}`]],
+          ].sort(),
+        );
         for (const id of [toSandbox, fromSandbox]) {
           const events = await h.events(id);
-          assert.deepEqual(events.map((e) => e.event), ['accepted-by-system', 'accepted-by-mta', 'delivered']);
+          assert.deepEqual(
+            events.map((e) => e.event),
+            ['accepted-by-system', 'accepted-by-mta', 'delivered'],
+          );
           assert.equal(events[2]!.details.mx_host, 'sandbox');
         }
       } finally {

@@ -9,12 +9,40 @@ for (const dialect of testDialects()) {
       const t = await createTestDb(dialect);
       try {
         await migrate(t.db, dialect); // a second run (another process starting) changes nothing
-        await t.db.insertInto('accounts').values({ id: 'acc_1', name: 'a', rate_limit: 5, monthly_quota: null, created_at: 1 }).execute();
-        await t.db.insertInto('domains').values({
-          id: 'dom_1', account_id: 'acc_1', name: 'example.com', status: 'pending', sandbox: 0, dkim_selector: 's',
-          dkim_private_key: 'k', dkim_public_key: 'p', verified_at: null, checked_at: null, failing_since: null, last_checks: null, created_at: 1, track_opens: 0, track_clicks: 0, unsubscribe: 0, complaint_warned_at: null,
-        }).execute();
-        const key = (id: string, revoked: number | null) => ({ id, domain_id: 'dom_1', prefix: 'ph_x', key_hash: id, created_at: 1, revoked_at: revoked });
+        await t.db
+          .insertInto('accounts')
+          .values({ id: 'acc_1', name: 'a', rate_limit: 5, monthly_quota: null, created_at: 1 })
+          .execute();
+        await t.db
+          .insertInto('domains')
+          .values({
+            id: 'dom_1',
+            account_id: 'acc_1',
+            name: 'example.com',
+            status: 'pending',
+            sandbox: 0,
+            dkim_selector: 's',
+            dkim_private_key: 'k',
+            dkim_public_key: 'p',
+            verified_at: null,
+            checked_at: null,
+            failing_since: null,
+            last_checks: null,
+            created_at: 1,
+            track_opens: 0,
+            track_clicks: 0,
+            unsubscribe: 0,
+            complaint_warned_at: null,
+          })
+          .execute();
+        const key = (id: string, revoked: number | null) => ({
+          id,
+          domain_id: 'dom_1',
+          prefix: 'ph_x',
+          key_hash: id,
+          created_at: 1,
+          revoked_at: revoked,
+        });
         await t.db.insertInto('api_keys').values(key('key_1', 5)).execute();
         await t.db.insertInto('api_keys').values(key('key_2', null)).execute();
         await assert.rejects(t.db.insertInto('api_keys').values(key('key_3', null)).execute());

@@ -35,7 +35,12 @@ const newKey = (): string => randomBytes(32).toString('base64');
 
 /** Deps on the same database as `base` with other secrets settings (a restart with a new configuration). */
 function withEnv(base: TestDeps, env: Record<string, string>): Deps {
-  const config = loadConfig({ POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.posthorn.test', ...base.testDb.env, ...env });
+  const config = loadConfig({
+    POSTHORN_SANDBOX: '0',
+    POSTHORN_HOSTNAME: 'mail.posthorn.test',
+    ...base.testDb.env,
+    ...env,
+  });
   return { ...base, config };
 }
 
@@ -43,11 +48,16 @@ function withEnv(base: TestDeps, env: Record<string, string>): Deps {
 async function rawDatabase(deps: TestDeps): Promise<string> {
   if (deps.dialect === 'sqlite') {
     const file = join(deps.testDb.dataDir, 'posthorn.sqlite');
-    return ['', '-wal'].filter((s) => existsSync(file + s)).map((s) => readFileSync(file + s).toString('latin1')).join('\n');
+    return ['', '-wal']
+      .filter((s) => existsSync(file + s))
+      .map((s) => readFileSync(file + s).toString('latin1'))
+      .join('\n');
   }
   const parts: string[] = [];
   for (const table of ['domains', 'webhook_endpoints', 'settings']) {
-    const { rows } = await sql<{ t: string }>`SELECT row_to_json(x)::text AS t FROM ${sql.table(table)} x`.execute(deps.db);
+    const { rows } = await sql<{ t: string }>`SELECT row_to_json(x)::text AS t FROM ${sql.table(table)} x`.execute(
+      deps.db,
+    );
     parts.push(...rows.map((r) => r.t));
   }
   return parts.join('\n');
@@ -62,7 +72,8 @@ async function plaintextSecrets(deps: Deps, domains: string[]): Promise<string[]
     const pem = box.open(d.dkim_private_key, `domains.dkim_private_key:${d.id}`);
     assert.match(pem, /BEGIN PRIVATE KEY/);
     out.push(pem.split('\n')[1]!); // a line of the key's base64 body
-    if (d.ed25519_private_key !== null) out.push(box.open(d.ed25519_private_key, `domains.ed25519_private_key:${d.id}`).split('\n')[1]!);
+    if (d.ed25519_private_key !== null)
+      out.push(box.open(d.ed25519_private_key, `domains.ed25519_private_key:${d.id}`).split('\n')[1]!);
   }
   for (const e of await deps.db.selectFrom('webhook_endpoints').select(['id', 'secrets']).execute()) {
     out.push(...readEndpointSecrets(deps.config, e.id, e.secrets).map((s) => s.secret));
@@ -84,7 +95,9 @@ async function makeSecrets(deps: Deps, account: string, domain: string): Promise
 for (const dialect of testDialects()) {
   describe(`secrets at rest (${dialect})`, () => {
     const open: TestDeps[] = [];
-    after(async () => { for (const d of open) await d.close(); });
+    after(async () => {
+      for (const d of open) await d.close();
+    });
 
     test('with a key set, the raw database holds no PEM, webhook secret or HMAC key, and the application reads them all', async () => {
       const key = newKey();
@@ -98,16 +111,23 @@ for (const dialect of testDialects()) {
       const raw = await rawDatabase(deps);
       assert.ok(raw.includes('phenc1:'), 'sealed values are stored');
       assert.doesNotMatch(raw, /PRIVATE KEY/);
-      for (const s of secrets) assert.ok(!raw.includes(s), `the raw database holds a plaintext secret (${s.slice(0, 8)}…)`);
+      for (const s of secrets)
+        assert.ok(!raw.includes(s), `the raw database holds a plaintext secret (${s.slice(0, 8)}…)`);
       // The same values through a second process's view (a fresh box, nothing memoised).
       const again = withEnv(deps, { POSTHORN_SECRETS_KEY: key });
       assert.deepEqual(await plaintextSecrets(again, ['acme.test']), secrets);
       const view = await showWebhook(again, 'acme.test');
       assert.equal(view.secrets.length, 2);
       const status = await secretsStatus(again);
-      assert.deepEqual(status.fields.map((f) => [f.field, f.plaintext, f.current_key]), [
-        ['domains.dkim_private_key', 0, 1], ['domains.ed25519_private_key', 0, 1], ['webhook_endpoints.secrets', 0, 1], ['settings.value', 0, 2],
-      ]);
+      assert.deepEqual(
+        status.fields.map((f) => [f.field, f.plaintext, f.current_key]),
+        [
+          ['domains.dkim_private_key', 0, 1],
+          ['domains.ed25519_private_key', 0, 1],
+          ['webhook_endpoints.secrets', 0, 1],
+          ['settings.value', 0, 2],
+        ],
+      );
       assert.equal(status.all_current, true);
     });
 
@@ -121,15 +141,34 @@ for (const dialect of testDialects()) {
       const keyed = withEnv(deps, { POSTHORN_SECRETS_KEY: key });
       await addDomain(keyed, 'acme', 'sealed.test');
       const both = await plaintextSecrets(keyed, ['plain.test', 'sealed.test']);
-      assert.deepEqual(both.filter((s) => before.includes(s)).length, before.length, 'plaintext values still read with a key set');
+      assert.deepEqual(
+        both.filter((s) => before.includes(s)).length,
+        before.length,
+        'plaintext values still read with a key set',
+      );
       const stored = await deps.db.selectFrom('domains').select(['name', 'dkim_private_key']).orderBy('name').execute();
-      assert.deepEqual(stored.map((d) => [d.name, d.dkim_private_key.slice(0, 7)]), [['plain.test', '-----BE'], ['sealed.test', 'phenc1:']]);
+      assert.deepEqual(
+        stored.map((d) => [d.name, d.dkim_private_key.slice(0, 7)]),
+        [
+          ['plain.test', '-----BE'],
+          ['sealed.test', 'phenc1:'],
+        ],
+      );
 
       // A restart without the key, or with another one: refused before anything runs.
       const env = { POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.posthorn.test', ...deps.testDb.env };
-      await assert.rejects(buildDeps(loadConfig(env)), (err: Error) => err instanceof ConfigError && /^POSTHORN_SECRETS_KEY: not set, but the database holds 1 secret/.test(err.message));
-      await assert.rejects(buildDeps(loadConfig({ ...env, POSTHORN_SECRETS_KEY: newKey() })),
-        (err: Error) => err instanceof ConfigError && /^POSTHORN_SECRETS_KEY: the database holds 1 secret .* POSTHORN_SECRETS_OLD_KEYS/.test(err.message));
+      await assert.rejects(
+        buildDeps(loadConfig(env)),
+        (err: Error) =>
+          err instanceof ConfigError &&
+          /^POSTHORN_SECRETS_KEY: not set, but the database holds 1 secret/.test(err.message),
+      );
+      await assert.rejects(
+        buildDeps(loadConfig({ ...env, POSTHORN_SECRETS_KEY: newKey() })),
+        (err: Error) =>
+          err instanceof ConfigError &&
+          /^POSTHORN_SECRETS_KEY: the database holds 1 secret .* POSTHORN_SECRETS_OLD_KEYS/.test(err.message),
+      );
       const right = await buildDeps(loadConfig({ ...env, POSTHORN_SECRETS_KEY: key }));
       await right.close();
     });
@@ -142,16 +181,25 @@ for (const dialect of testDialects()) {
       const secrets = await plaintextSecrets(deps, ['acme.test']);
       const k1 = newKey();
       const first = await rotateSecrets(withEnv(deps, { POSTHORN_SECRETS_KEY: k1 }));
-      assert.deepEqual({ encrypted: first.encrypted, reencrypted: first.reencrypted, unchanged: first.unchanged }, { encrypted: 5, reencrypted: 0, unchanged: 0 });
+      assert.deepEqual(
+        { encrypted: first.encrypted, reencrypted: first.reencrypted, unchanged: first.unchanged },
+        { encrypted: 5, reencrypted: 0, unchanged: 0 },
+      );
       assert.equal(first.old_copies_removed, true, 'the WAL emptied (SQLite) or the tables rewritten (PostgreSQL)');
       const raw = await rawDatabase(deps);
       assert.doesNotMatch(raw, /PRIVATE KEY/, 'no plaintext copy is left behind in the database files');
-      for (const s of secrets) assert.ok(!raw.includes(s), `a plaintext secret is left in the raw database (${s.slice(0, 8)}…)`);
+      for (const s of secrets)
+        assert.ok(!raw.includes(s), `a plaintext secret is left in the raw database (${s.slice(0, 8)}…)`);
 
       const k2 = newKey();
       await assert.rejects(rotateSecrets(withEnv(deps, { POSTHORN_SECRETS_KEY: k2 })), /POSTHORN_SECRETS_OLD_KEYS/);
-      const second = await rotateSecrets(withEnv(deps, { POSTHORN_SECRETS_KEY: k2, POSTHORN_SECRETS_OLD_KEYS: `${newKey()}, ${k1}` }));
-      assert.deepEqual({ encrypted: second.encrypted, reencrypted: second.reencrypted }, { encrypted: 0, reencrypted: 5 });
+      const second = await rotateSecrets(
+        withEnv(deps, { POSTHORN_SECRETS_KEY: k2, POSTHORN_SECRETS_OLD_KEYS: `${newKey()}, ${k1}` }),
+      );
+      assert.deepEqual(
+        { encrypted: second.encrypted, reencrypted: second.reencrypted },
+        { encrypted: 0, reencrypted: 5 },
+      );
       const onlyNew = withEnv(deps, { POSTHORN_SECRETS_KEY: k2 });
       assert.deepEqual(await plaintextSecrets(onlyNew, ['acme.test']), secrets);
       assert.equal((await rotateSecrets(onlyNew)).unchanged, 5);
@@ -164,7 +212,10 @@ for (const dialect of testDialects()) {
       await createAccount(deps, 'acme');
       const a = await addDomain(deps, 'acme', 'a.test');
       const b = await addDomain(deps, 'acme', 'b.test');
-      assert.throws(() => secretBox(deps.config).open(a.dkim_private_key, `domains.dkim_private_key:${b.id}`), /does not open/);
+      assert.throws(
+        () => secretBox(deps.config).open(a.dkim_private_key, `domains.dkim_private_key:${b.id}`),
+        /does not open/,
+      );
     });
   });
 
@@ -172,18 +223,31 @@ for (const dialect of testDialects()) {
     test('messages are signed with the sealed key, which is decrypted once, not per message', async () => {
       const h = await createDeliveryHarness(dialect, { env: { POSTHORN_SECRETS_KEY: newKey() } });
       try {
-        const stored = await h.deps.db.selectFrom('domains').select('dkim_private_key').where('id', '=', h.sender.domainId).executeTakeFirstOrThrow();
+        const stored = await h.deps.db
+          .selectFrom('domains')
+          .select('dkim_private_key')
+          .where('id', '=', h.sender.domainId)
+          .executeTakeFirstOrThrow();
         assert.match(stored.dkim_private_key, /^phenc1:/);
         const box = secretBox(h.deps.config);
         const before = box.decryptions;
         for (let i = 0; i < 5; i++) {
-          const r = await h.send({ from: `hello@${h.sender.domain}`, to: `user${i}@${MX_DOMAIN}`, subject: `n${i}`, text: 'hi' });
+          const r = await h.send({
+            from: `hello@${h.sender.domain}`,
+            to: `user${i}@${MX_DOMAIN}`,
+            subject: `n${i}`,
+            text: 'hi',
+          });
           assert.equal(r.status, 202);
         }
         await h.run();
         const got = h.sink!.messages;
         assert.equal(got.length, 5);
-        for (const m of got) assert.deepEqual((await h.verifyDkim(m.raw)).map((v) => v.result), ['pass']);
+        for (const m of got)
+          assert.deepEqual(
+            (await h.verifyDkim(m.raw)).map((v) => v.result),
+            ['pass'],
+          );
         assert.equal(box.decryptions - before, 1, 'the domain key is decrypted once for five messages');
       } finally {
         await h.close();
@@ -193,7 +257,9 @@ for (const dialect of testDialects()) {
 
   describe(`sealed webhook secrets on the dispatch path (${dialect})`, () => {
     test('a webhook whose secret is sealed is signed with the real secret; it is decrypted once for several POSTs', async () => {
-      const t = await createTestDeps(dialect, { env: { POSTHORN_SECRETS_KEY: newKey(), POSTHORN_WEBHOOK_ALLOW_PRIVATE: '1' } });
+      const t = await createTestDeps(dialect, {
+        env: { POSTHORN_SECRETS_KEY: newKey(), POSTHORN_WEBHOOK_ALLOW_PRIVATE: '1' },
+      });
       t.clock.set(Date.now()); // standardwebhooks checks timestamps against its own clock
       const receiver = await startWebhookReceiver();
       const d = await seedDomain(t, { domain: 'acme.test' });
@@ -207,13 +273,26 @@ for (const dialect of testDialects()) {
       try {
         const now = t.clock.now();
         const events = [1, 2, 3].map((n) => ({
-          id: t.ids.next('evt', now), accountId: d.accountId, domainId: d.domainId, messageId: t.ids.next('msg', now), event: 'delivered' as const,
-          recipient: `r${n}@example.org`, from: 'a@acme.test', subject: `s${n}`, tags: [], details: {}, occurredAt: now,
+          id: t.ids.next('evt', now),
+          accountId: d.accountId,
+          domainId: d.domainId,
+          messageId: t.ids.next('msg', now),
+          event: 'delivered' as const,
+          recipient: `r${n}@example.org`,
+          from: 'a@acme.test',
+          subject: `s${n}`,
+          tags: [],
+          details: {},
+          occurredAt: now,
         }));
         await t.db.transaction().execute((trx) => writeEvents(trx, events));
         await receiver.waitFor((r) => r.length >= 3);
         for (const got of receiver.received.slice(0, 3)) {
-          const body = new Webhook(secret!).verify(got.body, { 'webhook-id': got.id, 'webhook-timestamp': got.timestamp, 'webhook-signature': got.signature });
+          const body = new Webhook(secret!).verify(got.body, {
+            'webhook-id': got.id,
+            'webhook-timestamp': got.timestamp,
+            'webhook-signature': got.signature,
+          });
           assert.equal((body as { id: string }).id, got.id);
         }
         assert.equal(box.decryptions - before, 1, 'three POSTs in three claims, one decryption');

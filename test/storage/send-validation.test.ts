@@ -18,7 +18,10 @@ for (const dialect of testDialects()) {
       app = buildApp(deps);
       s = await seedDomain(deps, { domain: 'acme.test', rateLimit: 10_000 });
     });
-    after(async () => { await app.close(); await deps.close(); });
+    after(async () => {
+      await app.close();
+      await deps.close();
+    });
 
     // Each row: what is wrong, the body (or raw string), the field the 400 must name.
     const cases: [string, unknown, string, Record<string, string>?][] = [
@@ -50,7 +53,11 @@ for (const dialect of testDialects()) {
       ['arrays nested 33 deep', `{"from":"a@acme.test","to":${'['.repeat(33)}${']'.repeat(33)}}`, 'body'],
     ];
     test('a body nested a million arrays deep is refused for its depth, naming the limit', async () => {
-      const res = await postSend(app, s.key, `{"from":"a@acme.test","to":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}`);
+      const res = await postSend(
+        app,
+        s.key,
+        `{"from":"a@acme.test","to":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}`,
+      );
       assert.equal(res.status, 400);
       assert.equal(res.body.error.field, 'body');
       assert.match(res.body.error.message, /more than 32 levels deep \(at byte 58\)/);
@@ -116,7 +123,12 @@ for (const dialect of testDialects()) {
       const bodies = new Set<string>();
       for (const [what, headers] of variants) {
         for (const payload of [JSON.stringify(message('acme.test')), '{broken']) {
-          const res = await app.inject({ method: 'POST', url: '/v1/send', headers: { 'content-type': 'application/json', ...headers }, payload });
+          const res = await app.inject({
+            method: 'POST',
+            url: '/v1/send',
+            headers: { 'content-type': 'application/json', ...headers },
+            payload,
+          });
           assert.equal(res.statusCode, 401, what);
           bodies.add(res.body);
         }

@@ -80,7 +80,10 @@ for (const dialect of testDialects()) {
         await closedWithin(over, 10_000);
 
         const info = await h.client({ implicitTls }).sendMail({
-          from: 'app@acme.test', to: 'user@example.org', subject: 'still open', text: 'hello',
+          from: 'app@acme.test',
+          to: 'user@example.org',
+          subject: 'still open',
+          text: 'hello',
         });
         assert.match(info.response, /^250 /);
 
@@ -113,7 +116,9 @@ for (const dialect of testDialects()) {
     });
 
     test('relay implicit TLS: a client that never finishes its TLS handshake loses its slot at the handshake deadline', async () => {
-      const h = await createRelayHarness(dialect, { env: { POSTHORN_SMTP_AUTH_TIMEOUT: '1s', POSTHORN_SMTP_MAX_CONNECTIONS_PER_CLIENT: '2' } });
+      const h = await createRelayHarness(dialect, {
+        env: { POSTHORN_SMTP_AUTH_TIMEOUT: '1s', POSTHORN_SMTP_MAX_CONNECTIONS_PER_CLIENT: '2' },
+      });
       cleanup.push(() => h.close());
       // Plain TCP to the TLS port: the server waits for a ClientHello that never comes.
       const stalled = [open(h.smtpsPort, ATTACKER), open(h.smtpsPort, ATTACKER)];
@@ -128,7 +133,12 @@ for (const dialect of testDialects()) {
 
     test('inbound MX: per-address cap with 421 4.7.0, other addresses unaffected; no MAIL within POSTHORN_INBOUND_MAIL_TIMEOUT closes with 421', async () => {
       const t = await createTestDeps(dialect, {
-        env: { POSTHORN_LISTEN_HOST: '127.0.0.1', POSTHORN_INBOUND_PORT: '0', POSTHORN_INBOUND_MAX_CONNECTIONS_PER_CLIENT: '2', POSTHORN_INBOUND_MAIL_TIMEOUT: '1s' },
+        env: {
+          POSTHORN_LISTEN_HOST: '127.0.0.1',
+          POSTHORN_INBOUND_PORT: '0',
+          POSTHORN_INBOUND_MAX_CONNECTIONS_PER_CLIENT: '2',
+          POSTHORN_INBOUND_MAIL_TIMEOUT: '1s',
+        },
       });
       cleanup.push(() => t.close());
       const mx = await startInbound(t, await relayCertificate());

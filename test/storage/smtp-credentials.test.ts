@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import { authenticate } from '../../src/credentials/authenticate.js';
 import { issueApiKey } from '../../src/credentials/issue-api-key.js';
 import {
-  authenticateSmtp, createSmtpCredential, listSmtpCredentials, revokeSmtpCredential,
+  authenticateSmtp,
+  createSmtpCredential,
+  listSmtpCredentials,
+  revokeSmtpCredential,
 } from '../../src/credentials/smtp-credentials.js';
 import { CommandError } from '../../src/core/command-error.js';
 import { seedDomain, type Seeded } from '../helpers/seed.js';
@@ -45,7 +48,7 @@ for (const dialect of testDialects()) {
       assert.equal(ctxA.account.id, seeded.accountId);
     });
 
-    test('a wrong password, an unknown username, or one login\'s password under another\'s name is null', async () => {
+    test("a wrong password, an unknown username, or one login's password under another's name is null", async () => {
       const a = await createSmtpCredential(deps, 'example.test');
       const b = await createSmtpCredential(deps, 'example.test');
       assert.equal(await authenticateSmtp(deps, a.username, `${a.password}x`), null);
@@ -62,8 +65,14 @@ for (const dialect of testDialects()) {
       assert.equal(await authenticateSmtp(deps, a.username, a.password), null);
       assert.ok(await authenticateSmtp(deps, b.username, b.password));
       assert.ok(await authenticate(deps, `Bearer ${seeded.key}`));
-      await assert.rejects(revokeSmtpCredential(deps, a.username), (e: unknown) => e instanceof CommandError && /already revoked/.test(e.message));
-      await assert.rejects(revokeSmtpCredential(deps, 'ph_smtp_nobody'), (e: unknown) => e instanceof CommandError && /no SMTP credential/.test(e.message));
+      await assert.rejects(
+        revokeSmtpCredential(deps, a.username),
+        (e: unknown) => e instanceof CommandError && /already revoked/.test(e.message),
+      );
+      await assert.rejects(
+        revokeSmtpCredential(deps, 'ph_smtp_nobody'),
+        (e: unknown) => e instanceof CommandError && /no SMTP credential/.test(e.message),
+      );
     });
 
     test('replacing the API key leaves SMTP logins working, and the new key works too', async () => {
@@ -77,7 +86,11 @@ for (const dialect of testDialects()) {
 
     test('the password is stored only as a slow hash', async () => {
       const a = await createSmtpCredential(deps, 'example.test');
-      const row = await deps.db.selectFrom('smtp_credentials').selectAll().where('username', '=', a.username).executeTakeFirstOrThrow();
+      const row = await deps.db
+        .selectFrom('smtp_credentials')
+        .selectAll()
+        .where('username', '=', a.username)
+        .executeTakeFirstOrThrow();
       assert.equal(row.id, a.id);
       assert.equal(row.domain_id, seeded.domainId);
       assert.match(row.password_hash, /^scrypt\$32768\$8\$1\$/);
@@ -98,7 +111,11 @@ for (const dialect of testDialects()) {
       assert.deepEqual(list, {
         domain: 'example.test',
         credentials: [
-          { username: a.username, created_at: new Date(t0).toISOString(), revoked_at: new Date(t0 + 120_000).toISOString() },
+          {
+            username: a.username,
+            created_at: new Date(t0).toISOString(),
+            revoked_at: new Date(t0 + 120_000).toISOString(),
+          },
           { username: b.username, created_at: new Date(t0 + 60_000).toISOString(), revoked_at: null },
         ],
       });

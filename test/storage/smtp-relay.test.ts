@@ -38,9 +38,13 @@ function queuedId(response: string): string {
 /** The header section of a raw message, lines unfolded. */
 function headerLines(raw: Buffer): string[] {
   const end = raw.indexOf('\r\n\r\n');
-  return raw.toString('latin1', 0, end).replace(/\r\n[ \t]/g, ' ').split('\r\n');
+  return raw
+    .toString('latin1', 0, end)
+    .replace(/\r\n[ \t]/g, ' ')
+    .split('\r\n');
 }
-const headerCount = (raw: Buffer, name: string) => headerLines(raw).filter((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`)).length;
+const headerCount = (raw: Buffer, name: string) =>
+  headerLines(raw).filter((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`)).length;
 
 /** A raw RFC 5322 message with CRLF line ends. */
 function rawMessage(headers: string[], body: string): string {
@@ -50,27 +54,55 @@ function rawMessage(headers: string[], body: string): string {
 for (const dialect of testDialects()) {
   describe(`SMTP relay (${dialect})`, () => {
     let h: RelayHarness | undefined;
-    afterEach(async () => { await h?.close(); h = undefined; });
-    const harness = async (opts?: RelayHarnessOptions) => { h = await createRelayHarness(dialect, opts); return h; };
+    afterEach(async () => {
+      await h?.close();
+      h = undefined;
+    });
+    const harness = async (opts?: RelayHarnessOptions) => {
+      h = await createRelayHarness(dialect, opts);
+      return h;
+    };
 
     /** The transport that keeps a Bcc header in the submitted bytes, as some clients do, so the relay has to remove it. */
     const keepingBcc = (t: Transporter<SMTPTransport.SentMessageInfo>) => {
-      t.use('stream', (mail, done) => { mail.message.keepBcc = true; done(); });
+      t.use('stream', (mail, done) => {
+        mail.message.keepBcc = true;
+        done();
+      });
       return t;
     };
 
-    const messageCount = async (hx: RelayHarness) => Number((await hx.deps.db.selectFrom('messages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const messageCount = async (hx: RelayHarness) =>
+      Number(
+        (
+          await hx.deps.db
+            .selectFrom('messages')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const systemRejections = async (hx: RelayHarness) =>
-      (await hx.deps.db.selectFrom('events').select(['recipient', 'details']).where('event', '=', 'rejected-by-system').orderBy('recipient').execute())
-        .map((r) => ({ recipient: r.recipient, details: JSON.parse(r.details) as Record<string, unknown> }));
+      (
+        await hx.deps.db
+          .selectFrom('events')
+          .select(['recipient', 'details'])
+          .where('event', '=', 'rejected-by-system')
+          .orderBy('recipient')
+          .execute()
+      ).map((r) => ({ recipient: r.recipient, details: JSON.parse(r.details) as Record<string, unknown> }));
 
     for (const implicitTls of [false, true]) {
       test(`nodemailer over ${implicitTls ? 'implicit TLS (RFC 8314)' : 'STARTTLS'}: text, html, an attachment, To/Cc/Bcc; each delivered once, DKIM-signed, Bcc and X-Posthorn-* gone`, async () => {
         const hx = await harness();
         const [to, cc, bcc] = [at('ok-to'), at('ok-cc'), at('ok-bcc')];
         const info = await keepingBcc(hx.client({ implicitTls })).sendMail({
-          from: `"Acme Billing" <billing@${SENDER_DOMAIN}>`, to: `Pat <${to}>`, cc, bcc,
-          subject: 'Your invoice — März', text: 'Invoice attached.\nThanks!', html: '<p>Invoice attached.</p><p>Thanks!</p>',
+          from: `"Acme Billing" <billing@${SENDER_DOMAIN}>`,
+          to: `Pat <${to}>`,
+          cc,
+          bcc,
+          subject: 'Your invoice — März',
+          text: 'Invoice attached.\nThanks!',
+          html: '<p>Invoice attached.</p><p>Thanks!</p>',
           attachments: [{ filename: 'invoice.bin', content: ATTACHMENT, contentType: 'application/octet-stream' }],
           headers: { 'X-Posthorn-Tags': 'invoice, smtp', 'X-Campaign': 'q4' },
         });
@@ -85,11 +117,20 @@ for (const dialect of testDialects()) {
           const mail = got[0]!;
           assert.ok(mail.rcptTo.includes(rcpt));
           const dkim = await hx.verifyDkim(mail.raw);
-          assert.deepEqual(dkim.map((d) => [d.result, d.domain, d.selector]), [['pass', SENDER_DOMAIN, hx.sender.selector]], JSON.stringify(dkim));
+          assert.deepEqual(
+            dkim.map((d) => [d.result, d.domain, d.selector]),
+            [['pass', SENDER_DOMAIN, hx.sender.selector]],
+            JSON.stringify(dkim),
+          );
           assert.equal(headerCount(mail.raw, 'bcc'), 0, 'no Bcc header leaves the service');
-          assert.equal(headerLines(mail.raw).filter((l) => /^x-posthorn-/i.test(l)).length, 0, 'X-Posthorn-* headers are removed');
+          assert.equal(
+            headerLines(mail.raw).filter((l) => /^x-posthorn-/i.test(l)).length,
+            0,
+            'X-Posthorn-* headers are removed',
+          );
           assert.equal(headerCount(mail.raw, 'x-campaign'), 1, 'other headers pass through');
-          for (const owned of ['from', 'message-id', 'date', 'subject', 'to', 'mime-version']) assert.equal(headerCount(mail.raw, owned), 1, `one ${owned}`);
+          for (const owned of ['from', 'message-id', 'date', 'subject', 'to', 'mime-version'])
+            assert.equal(headerCount(mail.raw, owned), 1, `one ${owned}`);
           const parsed = await simpleParser(mail.raw);
           assert.equal(parsed.subject, 'Your invoice — März');
           assert.deepEqual(parsed.from?.value, [{ name: 'Acme Billing', address: `billing@${SENDER_DOMAIN}` }]);
@@ -102,7 +143,11 @@ for (const dialect of testDialects()) {
         }
         const events = await hx.apiEvents(id);
         for (const rcpt of [to, cc, bcc]) {
-          assert.deepEqual(events.filter((e) => e.to === rcpt).map((e) => e.event), ['accepted-by-system', 'accepted-by-mta', 'delivered'], rcpt);
+          assert.deepEqual(
+            events.filter((e) => e.to === rcpt).map((e) => e.event),
+            ['accepted-by-system', 'accepted-by-mta', 'delivered'],
+            rcpt,
+          );
         }
         for (const e of events) {
           assert.deepEqual(e.tags, ['invoice', 'smtp'], 'tags from X-Posthorn-Tags');
@@ -118,7 +163,9 @@ for (const dialect of testDialects()) {
       const common = { subject: 'Same message', text: 'Hello there', html: '<p>Hello there</p>' };
       const http = await hx.send({ from: `hello@${SENDER_DOMAIN}`, to: rcpts, tags: ['parity'], ...common });
       assert.equal(http.status, 202, JSON.stringify(http.body));
-      const smtp = await hx.client({ implicitTls: false }).sendMail({ from: `hello@${SENDER_DOMAIN}`, to: rcpts, headers: { 'X-Posthorn-Tags': 'parity' }, ...common });
+      const smtp = await hx
+        .client({ implicitTls: false })
+        .sendMail({ from: `hello@${SENDER_DOMAIN}`, to: rcpts, headers: { 'X-Posthorn-Tags': 'parity' }, ...common });
       const smtpId = queuedId(smtp.response);
       await hx.run();
       const view = async (id: string) => {
@@ -144,7 +191,8 @@ for (const dialect of testDialects()) {
       assert.equal(ehlo.code, 250);
       const lines = ehlo.text.split('\n');
       assert.match(lines[0]!, /^mail\.posthorn\.test\b/);
-      for (const ext of ['PIPELINING', '8BITMIME', 'SMTPUTF8', 'ENHANCEDSTATUSCODES', 'STARTTLS', 'SIZE 10485760']) assert.ok(lines.includes(ext), `${ext} in ${ehlo.text}`);
+      for (const ext of ['PIPELINING', '8BITMIME', 'SMTPUTF8', 'ENHANCEDSTATUSCODES', 'STARTTLS', 'SIZE 10485760'])
+        assert.ok(lines.includes(ext), `${ext} in ${ehlo.text}`);
       assert.ok(!lines.some((l) => l.startsWith('AUTH')), 'AUTH is not offered before TLS');
       const early = await wire.auth(hx.credential.username, hx.credential.password);
       assert.equal(early.code, 538);
@@ -162,14 +210,20 @@ for (const dialect of testDialects()) {
       assert.equal((await wire.auth(hx.credential.username, hx.credential.password)).code, 235);
 
       // nodemailer told not to use STARTTLS sees no AUTH offered, so it skips it and MAIL gets 530: nothing sent.
-      const err = await refused(hx.client({ implicitTls: false, ignoreTLS: true }).sendMail({ from: `hello@${SENDER_DOMAIN}`, to: at('ok-x'), subject: 's', text: 't' }));
+      const err = await refused(
+        hx
+          .client({ implicitTls: false, ignoreTLS: true })
+          .sendMail({ from: `hello@${SENDER_DOMAIN}`, to: at('ok-x'), subject: 's', text: 't' }),
+      );
       assert.ok(err.responseCode === 530 || err.responseCode === 538, `${err.code} ${err.responseCode} ${err.message}`);
       assert.equal(await messageCount(hx), 0);
     });
 
     test('a wrong password, the API key as password, an unknown user and a revoked login are refused with 535 5.7.8', async () => {
       // A throttle that never steps in here: five refusals per listener are what is under test.
-      const hx = await harness({ throttle: { slowAfter: 100, blockAfter: 100, windowMs: 60_000, blockMs: 60_000, maxDelayMs: 0 } });
+      const hx = await harness({
+        throttle: { slowAfter: 100, blockAfter: 100, windowMs: 60_000, blockMs: 60_000, maxDelayMs: 0 },
+      });
       const other = await createSmtpCredential(hx.deps, SENDER_DOMAIN);
       await hx.client({ implicitTls: true, auth: { user: other.username, pass: other.password } }).verify();
       await revokeSmtpCredential(hx.deps, other.username);
@@ -205,7 +259,9 @@ for (const dialect of testDialects()) {
     });
 
     test('repeated AUTH failures from one address are refused with 421 until the block expires', async () => {
-      const hx = await harness({ throttle: { slowAfter: 1, blockAfter: 3, windowMs: 60_000, blockMs: 60_000, maxDelayMs: 2, baseDelayMs: 1 } });
+      const hx = await harness({
+        throttle: { slowAfter: 1, blockAfter: 3, windowMs: 60_000, blockMs: 60_000, maxDelayMs: 2, baseDelayMs: 1 },
+      });
       const { wire } = await hx.wire('implicit');
       await wire.cmd('EHLO client.posthorn.test');
       for (let i = 0; i < 3; i++) {
@@ -230,12 +286,22 @@ for (const dialect of testDialects()) {
 
     test('a From on a domain not verified on the account: 550 5.7.1 and a rejected-by-system event per recipient, nothing stored', async () => {
       const hx = await harness();
-      const err = await refused(hx.client({ implicitTls: true }).sendMail({ from: 'someone@gmail.com', to: [at('ok-a'), at('ok-b')], subject: 'Spoof', text: 'x' }));
+      const err = await refused(
+        hx
+          .client({ implicitTls: true })
+          .sendMail({ from: 'someone@gmail.com', to: [at('ok-a'), at('ok-b')], subject: 'Spoof', text: 'x' }),
+      );
       assert.equal(err.responseCode, 550);
       assert.match(err.response ?? '', /^550 5\.7\.1 /);
       assert.equal(await messageCount(hx), 0);
       const rejections = await systemRejections(hx);
-      assert.deepEqual(rejections.map((r) => [r.recipient, r.details.reason]), [[at('ok-a'), 'domain_unverified'], [at('ok-b'), 'domain_unverified']]);
+      assert.deepEqual(
+        rejections.map((r) => [r.recipient, r.details.reason]),
+        [
+          [at('ok-a'), 'domain_unverified'],
+          [at('ok-b'), 'domain_unverified'],
+        ],
+      );
       await hx.run();
       assert.equal(hx.sink?.messages.length, 0);
     });
@@ -243,19 +309,32 @@ for (const dialect of testDialects()) {
     test('a From on another verified domain of the account: 250, From rewritten at the sink; Message-ID and Date added once when missing', async () => {
       const hx = await harness();
       const rcpt = at('ok-brand');
-      const raw = rawMessage([`From: "Brand News" <news@${BRAND_DOMAIN}>`, `To: ${rcpt}`, 'Subject: Brand', 'X-Posthorn-Tags: brand'], 'Hello from the brand.\n');
-      const info = await hx.client({ implicitTls: false }).sendMail({ envelope: { from: `news@${BRAND_DOMAIN}`, to: [rcpt] }, raw });
+      const raw = rawMessage(
+        [`From: "Brand News" <news@${BRAND_DOMAIN}>`, `To: ${rcpt}`, 'Subject: Brand', 'X-Posthorn-Tags: brand'],
+        'Hello from the brand.\n',
+      );
+      const info = await hx
+        .client({ implicitTls: false })
+        .sendMail({ envelope: { from: `news@${BRAND_DOMAIN}`, to: [rcpt] }, raw });
       const id = queuedId(info.response);
       await hx.run();
       const [mail] = hx.received(rcpt);
       assert.ok(mail);
       const parsed = await simpleParser(mail.raw);
       assert.deepEqual(parsed.from?.value, [{ name: 'Brand News', address: `news@${SENDER_DOMAIN}` }]);
-      for (const owned of ['from', 'message-id', 'date']) assert.equal(headerCount(mail.raw, owned), 1, `exactly one ${owned}`);
+      for (const owned of ['from', 'message-id', 'date'])
+        assert.equal(headerCount(mail.raw, owned), 1, `exactly one ${owned}`);
       assert.ok(!mail.raw.includes(BRAND_DOMAIN), 'the brand domain is gone from the delivered message');
-      assert.deepEqual((await hx.verifyDkim(mail.raw)).map((d) => [d.result, d.domain]), [['pass', SENDER_DOMAIN]]);
+      assert.deepEqual(
+        (await hx.verifyDkim(mail.raw)).map((d) => [d.result, d.domain]),
+        [['pass', SENDER_DOMAIN]],
+      );
       assert.equal(parsed.text?.trim(), 'Hello from the brand.');
-      const row = await hx.deps.db.selectFrom('messages').select(['from_address', 'tags']).where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await hx.deps.db
+        .selectFrom('messages')
+        .select(['from_address', 'tags'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       assert.equal(row.from_address, `news@${SENDER_DOMAIN}`);
       assert.deepEqual(JSON.parse(row.tags), ['brand']);
     });
@@ -264,7 +343,9 @@ for (const dialect of testDialects()) {
       const hx = await harness();
       const [a, s, b] = [at('ok-first'), at('ok-suppressed'), at('ok-last')];
       await addSuppression(hx.deps, 'acme', s, 'manual');
-      const info = await hx.client({ implicitTls: true }).sendMail({ from: `hello@${SENDER_DOMAIN}`, to: [a, s, b], subject: 'Three', text: 'x' });
+      const info = await hx
+        .client({ implicitTls: true })
+        .sendMail({ from: `hello@${SENDER_DOMAIN}`, to: [a, s, b], subject: 'Three', text: 'x' });
       assert.deepEqual([...info.accepted].sort(), [a, b].sort());
       assert.deepEqual(info.rejected, [s]);
       const rcptErr = (info as unknown as { rejectedErrors?: SmtpFailure[] }).rejectedErrors?.[0];
@@ -275,11 +356,25 @@ for (const dialect of testDialects()) {
       assert.equal(hx.received(a).length, 1);
       assert.equal(hx.received(b).length, 1);
       assert.equal(hx.received(s).length, 0);
-      const recipients = await hx.deps.db.selectFrom('recipients').select('address').where('message_id', '=', id).orderBy('address').execute();
-      assert.deepEqual(recipients.map((r) => r.address), [a, b].sort());
+      const recipients = await hx.deps.db
+        .selectFrom('recipients')
+        .select('address')
+        .where('message_id', '=', id)
+        .orderBy('address')
+        .execute();
+      assert.deepEqual(
+        recipients.map((r) => r.address),
+        [a, b].sort(),
+      );
       const rejections = await systemRejections(hx);
-      assert.deepEqual(rejections.map((r) => [r.recipient, r.details.reason]), [[s, 'suppressed']]);
-      assert.deepEqual((await hx.apiEvents(id)).filter((e) => e.event === 'rejected-by-system'), []);
+      assert.deepEqual(
+        rejections.map((r) => [r.recipient, r.details.reason]),
+        [[s, 'suppressed']],
+      );
+      assert.deepEqual(
+        (await hx.apiEvents(id)).filter((e) => e.event === 'rejected-by-system'),
+        [],
+      );
     });
 
     test('the per-domain rate limit is shared: 3 sends over HTTP and 3 over SMTP in one instant get exactly one refusal', async () => {
@@ -288,8 +383,16 @@ for (const dialect of testDialects()) {
       const body = { from: `hello@${SENDER_DOMAIN}`, to: at('ok-rate'), subject: 'Rate', text: 'x' };
       const t = hx.client({ implicitTls: true });
       const outcomes = await Promise.all([
-        ...[0, 1, 2].map(async () => { const r = await hx.send(body); return r.status === 202 ? 'ok' : `http ${r.status}`; }),
-        ...[0, 1, 2].map(() => t.sendMail(body).then(() => 'ok', (err: SmtpFailure) => `smtp ${err.response ?? err.message}`)),
+        ...[0, 1, 2].map(async () => {
+          const r = await hx.send(body);
+          return r.status === 202 ? 'ok' : `http ${r.status}`;
+        }),
+        ...[0, 1, 2].map(() =>
+          t.sendMail(body).then(
+            () => 'ok',
+            (err: SmtpFailure) => `smtp ${err.response ?? err.message}`,
+          ),
+        ),
       ]);
       const refusals = outcomes.filter((o) => o !== 'ok');
       assert.equal(refusals.length, 1, JSON.stringify(outcomes));
@@ -308,7 +411,8 @@ for (const dialect of testDialects()) {
       const hx = await harness();
       const wire = await hx.authedWire();
       assert.equal((await wire.cmd(`MAIL FROM:<hello@${SENDER_DOMAIN}>`)).code, 250);
-      for (let i = 0; i < 100; i++) assert.equal((await wire.cmd(`RCPT TO:<${at(`ok-${i}`)}>`)).code, 250, `RCPT ${i + 1}`);
+      for (let i = 0; i < 100; i++)
+        assert.equal((await wire.cmd(`RCPT TO:<${at(`ok-${i}`)}>`)).code, 250, `RCPT ${i + 1}`);
       const over = await wire.cmd(`RCPT TO:<${at('ok-100')}>`);
       assert.equal(over.code, 452);
       assert.match(over.text, /^4\.5\.3 /);
@@ -316,7 +420,11 @@ for (const dialect of testDialects()) {
       wire.write(`${rawMessage([`From: hello@${SENDER_DOMAIN}`, 'Subject: Many'], 'Hi all')}\r\n.\r\n`);
       const done = await wire.next();
       const id = queuedId(`${done.code} ${done.text}`);
-      const recipients = await hx.deps.db.selectFrom('recipients').select('address').where('message_id', '=', id).execute();
+      const recipients = await hx.deps.db
+        .selectFrom('recipients')
+        .select('address')
+        .where('message_id', '=', id)
+        .execute();
       assert.equal(recipients.length, 100);
       assert.ok(!recipients.some((r) => r.address === at('ok-100')));
     });
@@ -337,9 +445,17 @@ for (const dialect of testDialects()) {
         assert.equal((await wire.cmd('DATA')).code, 530, kind);
         const bad = await wire.auth(hx.credential.username, 'nope');
         assert.equal(bad.code, 535);
-        assert.equal((await wire.cmd('MAIL FROM:<anyone@elsewhere.example>')).code, 530, `${kind}: still not after a failed AUTH`);
+        assert.equal(
+          (await wire.cmd('MAIL FROM:<anyone@elsewhere.example>')).code,
+          530,
+          `${kind}: still not after a failed AUTH`,
+        );
       }
-      const noAuth = await refused(hx.client({ implicitTls: true, auth: null }).sendMail({ from: 'anyone@elsewhere.example', to: at('ok-open'), subject: 's', text: 't' }));
+      const noAuth = await refused(
+        hx
+          .client({ implicitTls: true, auth: null })
+          .sendMail({ from: 'anyone@elsewhere.example', to: at('ok-open'), subject: 's', text: 't' }),
+      );
       assert.equal(noAuth.responseCode, 530);
 
       const wire = await hx.authedWire();
@@ -355,7 +471,16 @@ for (const dialect of testDialects()) {
     test('an Idempotency-Key header: the same message twice is stored once and both 250s name the same message', async () => {
       const hx = await harness();
       const rcpt = at('ok-idem');
-      const raw = rawMessage([`From: hello@${SENDER_DOMAIN}`, `To: ${rcpt}`, 'Subject: Once', 'Idempotency-Key: order-4711', 'Message-ID: <order-4711@acme.test>'], 'Only once.');
+      const raw = rawMessage(
+        [
+          `From: hello@${SENDER_DOMAIN}`,
+          `To: ${rcpt}`,
+          'Subject: Once',
+          'Idempotency-Key: order-4711',
+          'Message-ID: <order-4711@acme.test>',
+        ],
+        'Only once.',
+      );
       const t = hx.client({ implicitTls: true });
       const first = await t.sendMail({ envelope: { from: `hello@${SENDER_DOMAIN}`, to: [rcpt] }, raw });
       const second = await t.sendMail({ envelope: { from: `hello@${SENDER_DOMAIN}`, to: [rcpt] }, raw });
@@ -392,15 +517,33 @@ for (const dialect of testDialects()) {
       const hx = await harness();
       await hx.worker.stop(5_000); // nothing may take the jobs away before they are looked at
       const rcpts = [at('ok-c1'), at('ok-c2')];
-      const info = await hx.client({ implicitTls: false }).sendMail({ from: `hello@${SENDER_DOMAIN}`, to: rcpts, subject: 'Committed', text: 'x' });
+      const info = await hx
+        .client({ implicitTls: false })
+        .sendMail({ from: `hello@${SENDER_DOMAIN}`, to: rcpts, subject: 'Committed', text: 'x' });
       const id = queuedId(info.response);
-      const message = await hx.deps.db.selectFrom('messages').select(['id', 'mime']).where('id', '=', id).executeTakeFirst();
+      const message = await hx.deps.db
+        .selectFrom('messages')
+        .select(['id', 'mime'])
+        .where('id', '=', id)
+        .executeTakeFirst();
       assert.ok(message, 'the message row is committed');
       assert.ok(message.mime?.includes('Subject: Committed'), 'the submitted message is kept');
       const jobs = await hx.deps.db.selectFrom('jobs').select('kind').where('message_id', '=', id).execute();
-      assert.deepEqual(jobs.map((j) => j.kind), ['deliver', 'deliver']);
-      const accepted = await hx.deps.db.selectFrom('events').select('recipient').where('message_id', '=', id).where('event', '=', 'accepted-by-system').orderBy('recipient').execute();
-      assert.deepEqual(accepted.map((e) => e.recipient), [...rcpts].sort());
+      assert.deepEqual(
+        jobs.map((j) => j.kind),
+        ['deliver', 'deliver'],
+      );
+      const accepted = await hx.deps.db
+        .selectFrom('events')
+        .select('recipient')
+        .where('message_id', '=', id)
+        .where('event', '=', 'accepted-by-system')
+        .orderBy('recipient')
+        .execute();
+      assert.deepEqual(
+        accepted.map((e) => e.recipient),
+        [...rcpts].sort(),
+      );
     });
   });
 }

@@ -33,7 +33,11 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
   }
 }
 
-const headersOf = (r: ReceivedWebhook) => ({ 'webhook-id': r.id, 'webhook-timestamp': r.timestamp, 'webhook-signature': r.signature });
+const headersOf = (r: ReceivedWebhook) => ({
+  'webhook-id': r.id,
+  'webhook-timestamp': r.timestamp,
+  'webhook-signature': r.signature,
+});
 
 for (const dialect of testDialects()) {
   describe(`webhooks (${dialect})`, () => {
@@ -63,17 +67,37 @@ for (const dialect of testDialects()) {
     function event(t: TestDeps, d: Seeded, n: number, name: NewEvent['event'] = 'delivered'): NewEvent {
       const at = t.clock.now();
       return {
-        id: t.ids.next('evt', at), accountId: d.accountId, domainId: d.domainId, messageId: t.ids.next('msg', at), event: name,
-        recipient: `r${n}@example.org`, from: `Shop <orders@${d.domain}>`, subject: `Order ${n} — ü`, tags: ['receipt', `n${n}`],
-        details: { smtp_reply: '250 2.0.0 OK' }, occurredAt: at,
+        id: t.ids.next('evt', at),
+        accountId: d.accountId,
+        domainId: d.domainId,
+        messageId: t.ids.next('msg', at),
+        event: name,
+        recipient: `r${n}@example.org`,
+        from: `Shop <orders@${d.domain}>`,
+        subject: `Order ${n} — ü`,
+        tags: ['receipt', `n${n}`],
+        details: { smtp_reply: '250 2.0.0 OK' },
+        occurredAt: at,
       };
     }
 
     const write = (t: TestDeps, events: NewEvent[]) => t.db.transaction().execute((trx) => writeEvents(trx, events));
-    const attemptsOf = (t: TestDeps, eventId: string) => t.db.selectFrom('webhook_attempts').innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
-      .select(['webhook_attempts.attempt', 'webhook_attempts.status', 'webhook_attempts.error', 'webhook_attempts.duration_ms', 'webhook_attempts.response_snippet'])
-      .where('webhook_deliveries.event_id', '=', eventId).orderBy('webhook_attempts.attempt').execute();
-    const deliveryOf = (t: TestDeps, eventId: string) => t.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
+    const attemptsOf = (t: TestDeps, eventId: string) =>
+      t.db
+        .selectFrom('webhook_attempts')
+        .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
+        .select([
+          'webhook_attempts.attempt',
+          'webhook_attempts.status',
+          'webhook_attempts.error',
+          'webhook_attempts.duration_ms',
+          'webhook_attempts.response_snippet',
+        ])
+        .where('webhook_deliveries.event_id', '=', eventId)
+        .orderBy('webhook_attempts.attempt')
+        .execute();
+    const deliveryOf = (t: TestDeps, eventId: string) =>
+      t.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
 
     test('the event writer queues one delivery per event of a domain with an active endpoint; its payload is the GET /v1/events record', async () => {
       const { t, receiver, domain } = await setup();
@@ -84,7 +108,11 @@ for (const dialect of testDialects()) {
       const rows = await t.db.selectFrom('webhook_deliveries').selectAll().orderBy('event_id').execute();
       assert.deepEqual(rows.map((r) => r.event_id).sort(), [events[0]!.id, events[2]!.id].sort());
       for (const row of rows) {
-        const stored = await t.db.selectFrom('events').selectAll().where('id', '=', row.event_id).executeTakeFirstOrThrow();
+        const stored = await t.db
+          .selectFrom('events')
+          .selectAll()
+          .where('id', '=', row.event_id)
+          .executeTakeFirstOrThrow();
         assert.equal(row.payload, webhookPayload(toEventRecord(stored)));
         assert.equal(row.state, 'pending');
         assert.equal(row.attempts, 0);
@@ -94,19 +122,32 @@ for (const dialect of testDialects()) {
       assert.deepEqual(JSON.parse(rows.find((r) => r.event_id === events[0]!.id)!.payload).tags, ['receipt', 'n1']);
 
       // A notice of the domain goes to its webhook too (docs/webhooks.md), in its own payload shape.
-      await recordNotice(t.db, t.ids, t.clock.now(), { accountId: domain.accountId, domainId: domain.domainId, kind: 'domain.warning', message: 'SPF stopped matching', details: { spf: { ok: false } } });
+      await recordNotice(t.db, t.ids, t.clock.now(), {
+        accountId: domain.accountId,
+        domainId: domain.domainId,
+        kind: 'domain.warning',
+        message: 'SPF stopped matching',
+        details: { spf: { ok: false } },
+      });
       const notice = await t.db.selectFrom('notices').selectAll().executeTakeFirstOrThrow();
       const queued = await deliveryOf(t, notice.id);
       assert.deepEqual(JSON.parse(queued.payload), {
-        id: notice.id, event: 'domain.warning', occurred_at: new Date(Number(notice.created_at)).toISOString(), domain: 'acme.test',
-        message: 'SPF stopped matching', details: { spf: { ok: false } },
+        id: notice.id,
+        event: 'domain.warning',
+        occurred_at: new Date(Number(notice.created_at)).toISOString(),
+        domain: 'acme.test',
+        message: 'SPF stopped matching',
+        details: { spf: { ok: false } },
       });
 
       // A disabled endpoint gets no new rows.
       await t.db.updateTable('webhook_endpoints').set({ status: 'disabled' }).execute();
       const later = event(t, domain, 4);
       await write(t, [later]);
-      assert.equal(await t.db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', later.id).executeTakeFirst(), undefined);
+      assert.equal(
+        await t.db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', later.id).executeTakeFirst(),
+        undefined,
+      );
     });
 
     test('signatures verify with standardwebhooks through the dispatcher; during a rotation both secrets verify, after it only the new one signs', async () => {
@@ -119,7 +160,10 @@ for (const dialect of testDialects()) {
       await receiver.waitFor((r) => r.length >= 1);
       const got1 = receiver.received[0]!;
       assert.equal(got1.id, e1.id);
-      assert.deepEqual(new Webhook(first).verify(got1.body, headersOf(got1)), JSON.parse((await deliveryOf(t, e1.id)).payload));
+      assert.deepEqual(
+        new Webhook(first).verify(got1.body, headersOf(got1)),
+        JSON.parse((await deliveryOf(t, e1.id)).payload),
+      );
 
       const { secret: second } = await rotateWebhookSecret(t, 'acme.test');
       const e2 = event(t, domain, 2);
@@ -128,7 +172,8 @@ for (const dialect of testDialects()) {
       const got2 = receiver.received[1]!;
       assert.equal(got2.id, e2.id);
       assert.equal(got2.signature.split(' ').length, 2, 'two signatures during the overlap');
-      for (const s of [first, second]) assert.equal((new Webhook(s).verify(got2.body, headersOf(got2)) as { id: string }).id, e2.id);
+      for (const s of [first, second])
+        assert.equal((new Webhook(s).verify(got2.body, headersOf(got2)) as { id: string }).id, e2.id);
 
       // Recorded before the clock jumps a day, or its lease would end and it would be posted again.
       await until('e2 recorded', async () => (await deliveryOf(t, e2.id)).state === 'delivered');
@@ -139,7 +184,12 @@ for (const dialect of testDialects()) {
       await write(t, [e3]);
       await receiver.waitFor((r) => r.length >= 3);
       const got3 = receiver.received[2]!;
-      assert.equal(got3.signature, signWebhook({ id: e3.id, timestampSeconds: Number(got3.timestamp), body: got3.body, secrets: [second] })['webhook-signature']);
+      assert.equal(
+        got3.signature,
+        signWebhook({ id: e3.id, timestampSeconds: Number(got3.timestamp), body: got3.body, secrets: [second] })[
+          'webhook-signature'
+        ],
+      );
       assert.equal(Number(got3.timestamp), Math.floor(t.clock.now() / 1000));
       assert.equal((await showWebhook(t, 'acme.test')).secrets.length, 1);
     });
@@ -163,23 +213,40 @@ for (const dialect of testDialects()) {
       t.clock.advance(1);
       await receiver.waitFor((r) => r.length >= 2);
       await until('the second attempt to be recorded', async () => (await deliveryOf(t, e.id)).attempts === 2);
-      assert.equal(Number((await deliveryOf(t, e.id)).next_attempt_at), t.clock.now() + 5 * MIN, 'second retry after 5 min');
+      assert.equal(
+        Number((await deliveryOf(t, e.id)).next_attempt_at),
+        t.clock.now() + 5 * MIN,
+        'second retry after 5 min',
+      );
       assert.ok((await showWebhook(t, 'acme.test')).failing_since !== null);
       t.clock.advance(5 * MIN);
       await receiver.waitFor((r) => r.length >= 3);
       await until('delivered', async () => (await deliveryOf(t, e.id)).state === 'delivered');
 
-      assert.deepEqual(receiver.received.map((r) => r.id), [e.id, e.id, e.id]);
+      assert.deepEqual(
+        receiver.received.map((r) => r.id),
+        [e.id, e.id, e.id],
+      );
       assert.equal(new Set(receiver.received.map((r) => r.body)).size, 1, 'the same body every time');
       const log = await attemptsOf(t, e.id);
-      assert.deepEqual(log.map((a) => [a.attempt, a.status, a.response_snippet]), [[1, 500, 'boom 1'], [2, 500, 'boom 2'], [3, 200, 'thanks']]);
+      assert.deepEqual(
+        log.map((a) => [a.attempt, a.status, a.response_snippet]),
+        [
+          [1, 500, 'boom 1'],
+          [2, 500, 'boom 2'],
+          [3, 200, 'thanks'],
+        ],
+      );
       assert.ok(log.every((a) => a.error === null && a.duration_ms !== null && a.duration_ms >= 0));
       const done = await deliveryOf(t, e.id);
       assert.equal(done.attempts, 3);
       assert.equal(done.locked_by, null);
       const view = await showWebhook(t, 'acme.test');
       assert.equal(view.failing_since, null, 'a 2xx ends the failure run');
-      assert.deepEqual(view.last_attempts.map((a) => a.status), [200, 500, 500]);
+      assert.deepEqual(
+        view.last_attempts.map((a) => a.status),
+        [200, 500, 500],
+      );
       assert.equal(view.pending, 0);
     });
 
@@ -190,7 +257,10 @@ for (const dialect of testDialects()) {
       dispatcher(t);
       const e = event(t, domain, 1);
       await write(t, [e]);
-      for (const [n, wait] of [[1, 1_000], [2, 2_000]] as const) {
+      for (const [n, wait] of [
+        [1, 1_000],
+        [2, 2_000],
+      ] as const) {
         await until(`attempt ${n} recorded`, async () => (await deliveryOf(t, e.id)).attempts === n);
         t.clock.advance(wait);
       }
@@ -214,7 +284,14 @@ for (const dialect of testDialects()) {
       assert.equal(notices[0]!.domain_id, domain.domainId);
       assert.match(notices[0]!.message, /410 Gone/);
       // The notice is stored, not queued for the endpoint it is about.
-      assert.equal(await t.db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', notices[0]!.id).executeTakeFirst(), undefined);
+      assert.equal(
+        await t.db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('event_id', '=', notices[0]!.id)
+          .executeTakeFirst(),
+        undefined,
+      );
       const parked = await deliveryOf(t, e.id);
       assert.equal(parked.state, 'pending');
       assert.equal(Number(parked.next_attempt_at), PARKED_AT);
@@ -227,7 +304,10 @@ for (const dialect of testDialects()) {
       assert.equal(again.reenabled, true);
       assert.equal(again.secret, null);
       await until('delivered after re-enabling', async () => (await deliveryOf(t, e.id)).state === 'delivered');
-      assert.deepEqual(receiver.received.map((r) => r.id), [e.id, e.id]);
+      assert.deepEqual(
+        receiver.received.map((r) => r.id),
+        [e.id, e.id],
+      );
       assert.equal((await showWebhook(t, 'acme.test')).status, 'active');
     });
 
@@ -249,7 +329,11 @@ for (const dialect of testDialects()) {
       await write(t, [e2]);
       await until('disabled', async () => (await showWebhook(t, 'acme.test')).status === 'disabled');
       assert.match((await showWebhook(t, 'acme.test')).disabled_reason ?? '', /every attempt has failed since/);
-      const notice = await t.db.selectFrom('notices').selectAll().where('kind', '=', 'webhook.disabled').executeTakeFirstOrThrow();
+      const notice = await t.db
+        .selectFrom('notices')
+        .selectAll()
+        .where('kind', '=', 'webhook.disabled')
+        .executeTakeFirstOrThrow();
       assert.equal(JSON.parse(notice.details).failing_since, new Date(started).toISOString());
       for (const id of [e1.id, e2.id]) assert.equal((await deliveryOf(t, id)).state, 'pending');
     });
@@ -269,10 +353,21 @@ for (const dialect of testDialects()) {
       const events: NewEvent[] = [];
       for (const [i, [url]] of targets.entries()) {
         const d = await seedDomain(t, { domain: `d${i}.test` });
-        await t.db.insertInto('webhook_endpoints').values({
-          id: `whe_${i}`, domain_id: d.domainId, url, secrets: JSON.stringify([{ secret: 'whsec_c2VjcmV0', created_at: 0, expires_at: null }]),
-          status: 'active', failing_since: null, disabled_at: null, disabled_reason: null, created_at: 0, updated_at: 0,
-        }).execute();
+        await t.db
+          .insertInto('webhook_endpoints')
+          .values({
+            id: `whe_${i}`,
+            domain_id: d.domainId,
+            url,
+            secrets: JSON.stringify([{ secret: 'whsec_c2VjcmV0', created_at: 0, expires_at: null }]),
+            status: 'active',
+            failing_since: null,
+            disabled_at: null,
+            disabled_reason: null,
+            created_at: 0,
+            updated_at: 0,
+          })
+          .execute();
         events.push(event(t, d, i));
       }
       const lookups: string[] = [];
@@ -286,7 +381,18 @@ for (const dialect of testDialects()) {
       };
       dispatcher(t, lookup);
       await write(t, events);
-      await until('every target attempted', async () => Number((await t.db.selectFrom('webhook_attempts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n) >= targets.length);
+      await until(
+        'every target attempted',
+        async () =>
+          Number(
+            (
+              await t.db
+                .selectFrom('webhook_attempts')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          ) >= targets.length,
+      );
       for (const [i, [url, why]] of targets.entries()) {
         const log = await attemptsOf(t, events[i]!.id);
         assert.equal(log.length, 1, url);
@@ -294,7 +400,11 @@ for (const dialect of testDialects()) {
         assert.match(log[0]!.error ?? '', why, url);
         assert.equal((await deliveryOf(t, events[i]!.id)).state, 'pending', `${url}: retried later, like any failure`);
       }
-      assert.deepEqual(lookups, ['hooks.evil.test'], 'only the name was looked up; literals and http were refused before');
+      assert.deepEqual(
+        lookups,
+        ['hooks.evil.test'],
+        'only the name was looked up; literals and http were refused before',
+      );
       assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
     });
 
@@ -316,7 +426,11 @@ for (const dialect of testDialects()) {
     });
 
     test('an endpoint that hangs holds at most its share of the slots; another endpoint is still served', async () => {
-      const { t, receiver: hanging, domain } = await setup({ POSTHORN_WEBHOOK_ENDPOINT_CONCURRENCY: '2', POSTHORN_WEBHOOK_CONCURRENCY: '16' });
+      const {
+        t,
+        receiver: hanging,
+        domain,
+      } = await setup({ POSTHORN_WEBHOOK_ENDPOINT_CONCURRENCY: '2', POSTHORN_WEBHOOK_CONCURRENCY: '16' });
       const fine = await startWebhookReceiver();
       cleanup.push(() => fine.close());
       const other = await seedDomain(t, { domain: 'other.test' });
@@ -324,20 +438,34 @@ for (const dialect of testDialects()) {
       await setWebhook(t, 'other.test', fine.url);
       hanging.answer(() => 'hang');
       dispatcher(t);
-      await write(t, [1, 2, 3, 4, 5, 6].map((n) => event(t, domain, n)));
+      await write(
+        t,
+        [1, 2, 3, 4, 5, 6].map((n) => event(t, domain, n)),
+      );
       await hanging.waitFor((r) => r.length >= 2);
       const served = [7, 8, 9].map((n) => event(t, other, n));
       await write(t, served);
       await fine.waitFor((r) => r.length >= 3);
       assert.deepEqual(fine.received.map((r) => r.id).sort(), served.map((e) => e.id).sort());
-      await until('the other endpoint\'s deliveries recorded', async () => (await t.db.selectFrom('webhook_deliveries').select('id')
-        .where('state', '=', 'delivered').execute()).length === 3);
+      await until(
+        "the other endpoint's deliveries recorded",
+        async () =>
+          (await t.db.selectFrom('webhook_deliveries').select('id').where('state', '=', 'delivered').execute())
+            .length === 3,
+      );
       // The other endpoint's three POSTs were answered; the hanging one still has exactly its share in flight.
       assert.equal(hanging.received.length, 2);
-      const waiting = await t.db.selectFrom('webhook_deliveries').select(['locked_by']).where('state', '=', 'pending').execute();
+      const waiting = await t.db
+        .selectFrom('webhook_deliveries')
+        .select(['locked_by'])
+        .where('state', '=', 'pending')
+        .execute();
       assert.equal(waiting.length, 6);
       // Its share (2) runs, at most one claim allowance (1) waits locally; the rest stay unclaimed in the outbox.
-      assert.ok(waiting.filter((r) => r.locked_by !== null).length <= 3, 'a hanging endpoint does not hoard claimed rows');
+      assert.ok(
+        waiting.filter((r) => r.locked_by !== null).length <= 3,
+        'a hanging endpoint does not hoard claimed rows',
+      );
       assert.ok(waiting.filter((r) => r.locked_by === null).length >= 3);
     });
 
@@ -362,7 +490,12 @@ for (const dialect of testDialects()) {
       // Another dispatcher takes them over without waiting for a lease.
       receiver.answer(() => ({ status: 200 }));
       const next = dispatcher(t);
-      await until('all delivered', async () => (await t.db.selectFrom('webhook_deliveries').select('id').where('state', '=', 'delivered').execute()).length === 3);
+      await until(
+        'all delivered',
+        async () =>
+          (await t.db.selectFrom('webhook_deliveries').select('id').where('state', '=', 'delivered').execute())
+            .length === 3,
+      );
       await next.idle();
     });
   });

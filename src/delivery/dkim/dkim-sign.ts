@@ -56,7 +56,9 @@ export function dkimSignatures(raw: Buffer, keys: readonly DkimKey[], cache: Key
   if (keys.length === 0) return '';
   const { fields, bodyStart } = splitMessage(raw);
   const { names, canonical } = signedHeaders(fields);
-  const bh = createHash('sha256').update(relaxedBody(raw.subarray(bodyStart))).digest('base64');
+  const bh = createHash('sha256')
+    .update(relaxedBody(raw.subarray(bodyStart)))
+    .digest('base64');
   const t = Math.floor(now / 1000);
   let headers = '';
   for (const key of keys) {
@@ -75,7 +77,8 @@ function signedHeaders(fields: HeaderField[]): { names: string[]; canonical: str
     if (list === undefined) byName.set(field.name, [field]);
     else list.push(field);
   }
-  if (!byName.has(OVER_SIGNED)) throw new Error('DKIM: the message has no From header (RFC 6376 §5.4 requires signing it)');
+  if (!byName.has(OVER_SIGNED))
+    throw new Error('DKIM: the message has no From header (RFC 6376 §5.4 requires signing it)');
   const names: string[] = [];
   let canonical = '';
   for (const name of SIGNED_HEADERS) {

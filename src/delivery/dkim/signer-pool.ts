@@ -47,7 +47,8 @@ const ENTRY = new URL('./dkim-worker-entry.js', import.meta.url);
 
 /** Creates a Signer backed by `threads` worker threads (or inline when 0). */
 export function createSignerPool(opts: SignerPoolOptions): Signer {
-  if (!Number.isInteger(opts.threads) || opts.threads < 0) throw new Error(`DKIM signer threads must be an integer >= 0, got ${opts.threads}`);
+  if (!Number.isInteger(opts.threads) || opts.threads < 0)
+    throw new Error(`DKIM signer threads must be an integer >= 0, got ${opts.threads}`);
   return opts.threads === 0 ? inlineSigner() : new SignerPool(opts.threads, Math.max(1, opts.maxBatch ?? 16));
 }
 
@@ -137,7 +138,9 @@ class SignerPool implements Signer {
   #onExit(pw: PoolWorker, err: Error): void {
     const index = this.#workers.indexOf(pw);
     if (index === -1) return; // already handled (the 'exit' after an 'error')
-    const failure = new Error(`DKIM signer worker ${pw.ready ? 'died' : 'failed to start'}: ${err.message}`, { cause: err });
+    const failure = new Error(`DKIM signer worker ${pw.ready ? 'died' : 'failed to start'}: ${err.message}`, {
+      cause: err,
+    });
     for (const jobs of pw.batches.values()) for (const job of jobs) job.reject(failure);
     pw.batches.clear();
     if (this.#closed || this.#broken !== null) return;
@@ -179,7 +182,11 @@ class SignerPool implements Signer {
   #take(size: number): Job[] {
     let bytes = 0;
     let count = 0;
-    while (count < size && count < this.#queue.length && (count === 0 || bytes + this.#queue[count]!.raw.length <= MAX_BATCH_BYTES)) {
+    while (
+      count < size &&
+      count < this.#queue.length &&
+      (count === 0 || bytes + this.#queue[count]!.raw.length <= MAX_BATCH_BYTES)
+    ) {
       bytes += this.#queue[count]!.raw.length;
       count++;
     }

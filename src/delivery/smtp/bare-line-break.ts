@@ -22,7 +22,9 @@ export function findBareLineBreak(raw: Buffer): { char: 'CR' | 'LF'; offset: num
 /** Thrown instead of sending a message that has a bare CR or LF; nothing was written to the server. */
 export class BareLineBreakError extends Error {
   constructor(found: { char: 'CR' | 'LF'; offset: number }) {
-    super(`message refused before sending: bare ${found.char} at byte ${found.offset} (RFC 5321 §2.3.8: CR and LF only as CRLF)`);
+    super(
+      `message refused before sending: bare ${found.char} at byte ${found.offset} (RFC 5321 §2.3.8: CR and LF only as CRLF)`,
+    );
     this.name = 'BareLineBreakError';
   }
 }

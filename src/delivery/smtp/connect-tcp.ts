@@ -8,12 +8,21 @@ export type ConnectError = Error & { code?: string };
  * hold back the `.` that ends DATA (written apart from the body) until the body is acknowledged,
  * and a delayed ACK then stalls every transaction by tens of milliseconds.
  */
-export function connectTcp(host: string, port: number, timeoutMs: number, lookup?: net.LookupFunction): Promise<net.Socket> {
+export function connectTcp(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  lookup?: net.LookupFunction,
+): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host, port, noDelay: true, keepAlive: true, ...(lookup ? { lookup } : {}) });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(Object.assign(new Error(`connection to ${host}:${port} timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+      reject(
+        Object.assign(new Error(`connection to ${host}:${port} timed out after ${timeoutMs} ms`), {
+          code: 'ETIMEDOUT',
+        }),
+      );
     }, timeoutMs);
     const onError = (err: ConnectError) => {
       clearTimeout(timer);

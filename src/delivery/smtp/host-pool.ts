@@ -117,7 +117,11 @@ export class HostPool {
   }
 
   private serveWaiters(): void {
-    while (this.waiters.length > 0 && !this.closed && this.sessions.size + this.openings.size < this.opts.maxConnections) {
+    while (
+      this.waiters.length > 0 &&
+      !this.closed &&
+      this.sessions.size + this.openings.size < this.opts.maxConnections
+    ) {
       const waiter = this.waiters.shift() as Waiter;
       this.openNew().then(waiter.resolve, waiter.reject);
     }

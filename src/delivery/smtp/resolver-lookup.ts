@@ -11,11 +11,18 @@ export function resolverLookup(resolver: DnsResolver): LookupFunction {
   return (hostname, options, callback) => {
     const settle = (results: PromiseSettledResult<string[]>[]) => {
       const [v4, v6] = results.map((r) => (r.status === 'fulfilled' ? r.value : []));
-      const addresses: LookupAddress[] = [...(v4 ?? []).map((address) => ({ address, family: 4 })), ...(v6 ?? []).map((address) => ({ address, family: 6 }))];
-      const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+      const addresses: LookupAddress[] = [
+        ...(v4 ?? []).map((address) => ({ address, family: 4 })),
+        ...(v6 ?? []).map((address) => ({ address, family: 6 })),
+      ];
+      const wanted =
+        options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
       if (wanted.length === 0) {
         const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult | undefined;
-        const err = Object.assign(new Error(`no address for ${hostname}${failed ? `: ${(failed.reason as Error).message}` : ''}`), { code: 'ENOTFOUND', hostname });
+        const err = Object.assign(
+          new Error(`no address for ${hostname}${failed ? `: ${(failed.reason as Error).message}` : ''}`),
+          { code: 'ENOTFOUND', hostname },
+        );
         callback(err, '', 4);
         return;
       }

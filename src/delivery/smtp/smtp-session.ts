@@ -55,7 +55,10 @@ export class SmtpSession {
   onEnd: () => void = () => undefined;
   private failure: ((err: Error & { code?: string }) => void) | null = null;
 
-  private constructor(private readonly conn: SMTPConnection, private readonly timeouts: SmtpTimeouts) {
+  private constructor(
+    private readonly conn: SMTPConnection,
+    private readonly timeouts: SmtpTimeouts,
+  ) {
     const socket = conn._socket;
     this.tls = conn.secure && socket instanceof TLSSocket ? socket.getProtocol() : null;
     // After STARTTLS, lastServerResponse is the second EHLO's reply (RFC 3207 §4.2: the first is void).
@@ -104,7 +107,9 @@ export class SmtpSession {
         socket.destroy();
       };
       conn.once('error', onError);
-      conn.once('end', () => onError(Object.assign(new Error('connection closed before the session was ready'), { code: 'ECONNECTION' })));
+      conn.once('end', () =>
+        onError(Object.assign(new Error('connection closed before the session was ready'), { code: 'ECONNECTION' })),
+      );
       conn.connect(() => {
         conn.removeAllListeners();
         resolve(new SmtpSession(conn, opts.timeouts));
@@ -137,7 +142,12 @@ export class SmtpSession {
         resolve(outcome);
       };
       this.failure = (err) => finish({ kind: 'lost', error: describeError(err), stale: stale() });
-      const envelope: LiveEnvelope = { from: envelopeFrom, to: recipients, size: raw.length, use8BitMime: !isAscii(raw) };
+      const envelope: LiveEnvelope = {
+        from: envelopeFrom,
+        to: recipients,
+        size: raw.length,
+        use8BitMime: !isAscii(raw),
+      };
       // nodemailer pipes the message into its DataStream once DATA got its 354, which is where the
       // wait for the reply to the final `.` begins (RFC 5321 §4.5.3.2.6); a Buffer would give no
       // such hook. When the envelope was refused it pipes into a PassThrough to discard instead.

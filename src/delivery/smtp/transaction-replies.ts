@@ -22,12 +22,19 @@ export type SendResult = { kind: 'replies'; recipients: RecipientReply[] } | { k
  * a refused RCPT keeps its own reply (RFC 5321 §3.3), the others get the reply to the end of DATA,
  * or to DATA itself when that was refused; a refused MAIL FROM answers for everyone.
  */
-export function transactionReplies(recipients: string[], envelope: LiveEnvelope, err: SmtpError | null, info: SMTPConnection.SentMessageInfo | undefined): SendResult {
-  if (err === null && info !== undefined) return { kind: 'replies', recipients: withRcptReplies(recipients, envelope, parseReply(info.response)) };
+export function transactionReplies(
+  recipients: string[],
+  envelope: LiveEnvelope,
+  err: SmtpError | null,
+  info: SMTPConnection.SentMessageInfo | undefined,
+): SendResult {
+  if (err === null && info !== undefined)
+    return { kind: 'replies', recipients: withRcptReplies(recipients, envelope, parseReply(info.response)) };
   if (err === null) return { kind: 'lost', error: 'nodemailer reported neither a result nor an error' };
   if (typeof err.response !== 'string') {
     // nodemailer refuses on its own, before MAIL FROM, a message over the SIZE the server announced.
-    if (err.code === 'EMESSAGE' && err.command === 'MAIL FROM') return everyone(recipients, localReply(552, '5.3.4', `${err.message} (RFC 1870 §6.1)`));
+    if (err.code === 'EMESSAGE' && err.command === 'MAIL FROM')
+      return everyone(recipients, localReply(552, '5.3.4', `${err.message} (RFC 1870 §6.1)`));
     return { kind: 'lost', error: describeError(err) };
   }
   const reply = parseReply(err.response);

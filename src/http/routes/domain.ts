@@ -21,9 +21,21 @@ export function domainRoute(deps: Deps): FastifyPluginAsync {
       const decision = await deps.limiter.take(`domain:${auth.keyId}`, deps.config.eventsRateLimit, now);
       if (!decision.ok) {
         const wait = retryAfterSeconds(decision.retryAfterMs);
-        return sendError(reply, apiError('rate_limited', `More than ${deps.config.eventsRateLimit} domain reads per second with this key; retry after ${wait} s.`, undefined, wait));
+        return sendError(
+          reply,
+          apiError(
+            'rate_limited',
+            `More than ${deps.config.eventsRateLimit} domain reads per second with this key; retry after ${wait} s.`,
+            undefined,
+            wait,
+          ),
+        );
       }
-      const row = await deps.db.selectFrom('domains').select(['name', 'status', 'verified_at']).where('id', '=', auth.domain.id).executeTakeFirstOrThrow();
+      const row = await deps.db
+        .selectFrom('domains')
+        .select(['name', 'status', 'verified_at'])
+        .where('id', '=', auth.domain.id)
+        .executeTakeFirstOrThrow();
       return reply.send({
         domain: row.name,
         status: row.status,

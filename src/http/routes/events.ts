@@ -22,8 +22,15 @@ export function eventsRoute(deps: Deps): FastifyPluginAsync {
       const decision = await deps.limiter.take(`events:${auth.keyId}`, deps.config.eventsRateLimit, deps.clock.now());
       if (!decision.ok) {
         const wait = retryAfterSeconds(decision.retryAfterMs);
-        return sendError(reply, apiError('rate_limited',
-          `More than ${deps.config.eventsRateLimit} event queries per second with this key; retry after ${wait} s.`, undefined, wait));
+        return sendError(
+          reply,
+          apiError(
+            'rate_limited',
+            `More than ${deps.config.eventsRateLimit} event queries per second with this key; retry after ${wait} s.`,
+            undefined,
+            wait,
+          ),
+        );
       }
 
       const parsed = parseEventsQuery(req.query);

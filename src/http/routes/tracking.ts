@@ -40,7 +40,11 @@ export function trackingRoutes(deps: Deps): FastifyPluginAsync {
   return async (app) => {
     // Read (or made) on first use, not at start: an API that never sees a tracking URL writes nothing.
     let loaded: Promise<Buffer> | null = null;
-    const key = (): Promise<Buffer> => (loaded ??= trackingSecret(deps).catch((err: unknown) => { loaded = null; throw err; }));
+    const key = (): Promise<Buffer> =>
+      (loaded ??= trackingSecret(deps).catch((err: unknown) => {
+        loaded = null;
+        throw err;
+      }));
 
     app.get('/t/o/*', async (req, reply) => {
       try {
@@ -49,7 +53,14 @@ export function trackingRoutes(deps: Deps): FastifyPluginAsync {
         // The reader's image never breaks over our database: the open is lost, the pixel is not.
         req.log.error({ err }, 'recording an open failed');
       }
-      return reply.code(200).headers({ 'content-type': 'image/gif', 'cache-control': 'no-store, no-cache, must-revalidate, private', pragma: 'no-cache' }).send(PIXEL_GIF);
+      return reply
+        .code(200)
+        .headers({
+          'content-type': 'image/gif',
+          'cache-control': 'no-store, no-cache, must-revalidate, private',
+          pragma: 'no-cache',
+        })
+        .send(PIXEL_GIF);
     });
 
     app.get('/t/c/*', async (req, reply) => {
@@ -63,7 +74,14 @@ export function trackingRoutes(deps: Deps): FastifyPluginAsync {
       } catch (err) {
         req.log.error({ err }, 'recording a click failed');
       }
-      return reply.code(302).headers({ location: locationFor(valid.payload), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).send();
+      return reply
+        .code(302)
+        .headers({
+          location: locationFor(valid.payload),
+          'cache-control': 'no-store',
+          'referrer-policy': 'no-referrer',
+        })
+        .send();
     });
 
     app.get('/u/*', async (req, reply) => {
@@ -79,7 +97,11 @@ export function trackingRoutes(deps: Deps): FastifyPluginAsync {
       // the signed token alone says who. Our own confirmation page adds `via=page`.
       const body = Buffer.isBuffer(req.body) ? req.body.toString('latin1') : '';
       const method = new URLSearchParams(body).get('via') === 'page' ? 'page' : 'one-click';
-      const result = await recordUnsubscribe(deps, await key(), { token: tokenParam(req), userAgent: userAgent(req), method });
+      const result = await recordUnsubscribe(deps, await key(), {
+        token: tokenParam(req),
+        userAgent: userAgent(req),
+        method,
+      });
       if (result.kind === 'invalid') return reply.code(400).headers(PAGE_HEADERS).send(invalidLinkPage('unsubscribe'));
       return reply.code(200).headers(PAGE_HEADERS).send(unsubscribedPage(result.address));
     });

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 
 /** Delivery: the sandbox mailbox, and the optional second (Ed25519, RFC 8463) DKIM key per domain. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('sandbox_messages')
+  await db.schema
+    .createTable('sandbox_messages')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('message_id', 'text', (c) => c.notNull())
     .addColumn('mail_from', 'text', (c) => c.notNull())

@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
  * one-click unsubscribe count once; tracking and unsubscribe settings per domain and per message.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('webhook_endpoints')
+  await db.schema
+    .createTable('webhook_endpoints')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('domain_id', 'text', (c) => c.notNull().unique().references('domains.id'))
     .addColumn('url', 'text', (c) => c.notNull())
@@ -19,7 +20,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('webhook_deliveries')
+  await db.schema
+    .createTable('webhook_deliveries')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('endpoint_id', 'text', (c) => c.notNull().references('webhook_endpoints.id'))
     .addColumn('event_id', 'text', (c) => c.notNull())
@@ -33,10 +35,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('finished_at', 'bigint')
     .execute();
-  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['state', 'next_attempt_at']).execute();
-  await db.schema.createIndex('webhook_deliveries_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due')
+    .on('webhook_deliveries')
+    .columns(['state', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_endpoint')
+    .on('webhook_deliveries')
+    .columns(['endpoint_id', 'created_at'])
+    .execute();
 
-  await db.schema.createTable('webhook_attempts')
+  await db.schema
+    .createTable('webhook_attempts')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('delivery_id', 'text', (c) => c.notNull())
     .addColumn('endpoint_id', 'text', (c) => c.notNull())
@@ -48,9 +59,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('attempted_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').column('delivery_id').execute();
-  await db.schema.createIndex('webhook_attempts_endpoint').on('webhook_attempts').columns(['endpoint_id', 'attempted_at']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_endpoint')
+    .on('webhook_attempts')
+    .columns(['endpoint_id', 'attempted_at'])
+    .execute();
 
-  await db.schema.createTable('inbound_reports')
+  await db.schema
+    .createTable('inbound_reports')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('mail_from', 'text', (c) => c.notNull())
     .addColumn('rcpt_to', 'text', (c) => c.notNull())
@@ -61,18 +77,41 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('received_at', 'bigint', (c) => c.notNull())
     .addColumn('processed_at', 'bigint')
     .execute();
-  await db.schema.createIndex('inbound_reports_state').on('inbound_reports').columns(['state', 'received_at']).execute();
+  await db.schema
+    .createIndex('inbound_reports_state')
+    .on('inbound_reports')
+    .columns(['state', 'received_at'])
+    .execute();
 
-  await db.schema.createTable('feedback_keys')
+  await db.schema
+    .createTable('feedback_keys')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.alterTable('domains').addColumn('track_opens', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('domains').addColumn('track_clicks', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('domains').addColumn('unsubscribe', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('domains')
+    .addColumn('track_opens', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('domains')
+    .addColumn('track_clicks', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('domains')
+    .addColumn('unsubscribe', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('domains').addColumn('complaint_warned_at', 'bigint').execute();
-  await db.schema.alterTable('messages').addColumn('track_opens', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('messages').addColumn('track_clicks', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('messages').addColumn('unsubscribe', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('messages')
+    .addColumn('track_opens', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('messages')
+    .addColumn('track_clicks', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('messages')
+    .addColumn('unsubscribe', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

@@ -17,11 +17,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`ALTER INDEX ${sql.ref(index)} RENAME TO ${sql.ref(`${index}_unpartitioned`)}`.execute(db);
   }
   await sql`ALTER TABLE events_unpartitioned RENAME CONSTRAINT events_pkey TO events_unpartitioned_pkey`.execute(db);
-  await sql`CREATE TABLE events (LIKE events_unpartitioned INCLUDING DEFAULTS, PRIMARY KEY (id, occurred_at)) PARTITION BY RANGE (occurred_at)`.execute(db);
+  await sql`CREATE TABLE events (LIKE events_unpartitioned INCLUDING DEFAULTS, PRIMARY KEY (id, occurred_at)) PARTITION BY RANGE (occurred_at)`.execute(
+    db,
+  );
   await sql`CREATE TABLE events_default PARTITION OF events DEFAULT`.execute(db);
   // GET /v1/events reads newest first per domain, optionally by type or message.
   await db.schema.createIndex('events_domain_time').on('events').columns(['domain_id', 'occurred_at', 'id']).execute();
-  await db.schema.createIndex('events_domain_type_time').on('events').columns(['domain_id', 'event', 'occurred_at', 'id']).execute();
+  await db.schema
+    .createIndex('events_domain_type_time')
+    .on('events')
+    .columns(['domain_id', 'event', 'occurred_at', 'id'])
+    .execute();
   await db.schema.createIndex('events_message').on('events').columns(['message_id', 'occurred_at']).execute();
   await sql`INSERT INTO events SELECT * FROM events_unpartitioned`.execute(db);
   await sql`DROP TABLE events_unpartitioned`.execute(db);

@@ -9,10 +9,25 @@ import { CONFIG_SCHEMA } from '../../../src/config/schema.js';
 
 /** The variables operators have been promised from the start; the schema may add more, never drop one. */
 const OPERATIONS_VARIABLES = [
-  'POSTHORN_DATA_DIR', 'POSTHORN_DATABASE_URL', 'POSTHORN_LISTEN_HOST', 'POSTHORN_HTTP_PORT', 'POSTHORN_SMTP_PORT',
-  'POSTHORN_SMTPS_PORT', 'POSTHORN_INBOUND_PORT', 'POSTHORN_TLS_CERT', 'POSTHORN_TLS_KEY', 'POSTHORN_HOSTNAME',
-  'POSTHORN_PUBLIC_URL', 'POSTHORN_SPF_INCLUDE_HOST', 'POSTHORN_BOUNCE_HOST', 'POSTHORN_DNS_SERVERS', 'POSTHORN_MX_PORT',
-  'POSTHORN_RELAY_HOST', 'POSTHORN_RETRY_SCHEDULE', 'POSTHORN_MAX_QUEUE_LIFETIME', 'POSTHORN_WEBHOOK_ALLOW_PRIVATE',
+  'POSTHORN_DATA_DIR',
+  'POSTHORN_DATABASE_URL',
+  'POSTHORN_LISTEN_HOST',
+  'POSTHORN_HTTP_PORT',
+  'POSTHORN_SMTP_PORT',
+  'POSTHORN_SMTPS_PORT',
+  'POSTHORN_INBOUND_PORT',
+  'POSTHORN_TLS_CERT',
+  'POSTHORN_TLS_KEY',
+  'POSTHORN_HOSTNAME',
+  'POSTHORN_PUBLIC_URL',
+  'POSTHORN_SPF_INCLUDE_HOST',
+  'POSTHORN_BOUNCE_HOST',
+  'POSTHORN_DNS_SERVERS',
+  'POSTHORN_MX_PORT',
+  'POSTHORN_RELAY_HOST',
+  'POSTHORN_RETRY_SCHEDULE',
+  'POSTHORN_MAX_QUEUE_LIFETIME',
+  'POSTHORN_WEBHOOK_ALLOW_PRIVATE',
   'POSTHORN_SANDBOX',
 ];
 
@@ -20,7 +35,10 @@ const docsPath = new URL('../../../docs/config.md', import.meta.url);
 
 test('docs/config.md is what renderConfigDocs() generates', () => {
   const committed = readFileSync(docsPath, 'utf8');
-  assert.ok(committed === renderConfigDocs(), 'docs/config.md is out of date with src/config/schema.ts: run `npm run docs:config`');
+  assert.ok(
+    committed === renderConfigDocs(),
+    'docs/config.md is out of date with src/config/schema.ts: run `npm run docs:config`',
+  );
 });
 
 test('renderConfigDocs() is deterministic', () => {

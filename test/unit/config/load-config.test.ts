@@ -9,12 +9,15 @@ const H = 3_600_000;
 
 /** Asserts loadConfig(env) throws a ConfigError whose message starts with `prefix`. */
 function refuses(env: Record<string, string>, prefix: string, also?: RegExp): void {
-  assert.throws(() => loadConfig(env), (err: unknown) => {
-    assert.ok(err instanceof ConfigError, `expected a ConfigError, got ${String(err)}`);
-    assert.ok(err.message.startsWith(prefix), `"${err.message}" should start with "${prefix}"`);
-    if (also) assert.match(err.message, also);
-    return true;
-  });
+  assert.throws(
+    () => loadConfig(env),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError, `expected a ConfigError, got ${String(err)}`);
+      assert.ok(err.message.startsWith(prefix), `"${err.message}" should start with "${prefix}"`);
+      if (also) assert.match(err.message, also);
+      return true;
+    },
+  );
 }
 
 describe('defaults', () => {
@@ -68,8 +71,11 @@ describe('defaults', () => {
 
   test('explicit values win over derived defaults', () => {
     const c = loadConfig({
-      POSTHORN_HOSTNAME: 'mail.example.com', POSTHORN_PUBLIC_URL: 'https://post.example.com/',
-      POSTHORN_SPF_INCLUDE_HOST: 'spf.example.net', POSTHORN_BOUNCE_HOST: 'rp.example.net', POSTHORN_LISTEN_HOST: '10.0.0.5',
+      POSTHORN_HOSTNAME: 'mail.example.com',
+      POSTHORN_PUBLIC_URL: 'https://post.example.com/',
+      POSTHORN_SPF_INCLUDE_HOST: 'spf.example.net',
+      POSTHORN_BOUNCE_HOST: 'rp.example.net',
+      POSTHORN_LISTEN_HOST: '10.0.0.5',
     });
     assert.equal(c.publicUrl, 'https://post.example.com');
     assert.equal(c.spfIncludeHost, 'spf.example.net');
@@ -103,7 +109,11 @@ describe('POSTHORN_SANDBOX', () => {
 
   test('explicit POSTHORN_WEBHOOK_ALLOW_PRIVATE wins over the sandbox default', () => {
     assert.equal(loadConfig({ POSTHORN_WEBHOOK_ALLOW_PRIVATE: '0' }).webhookAllowPrivate, false);
-    assert.equal(loadConfig({ POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.example.com', POSTHORN_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivate, true);
+    assert.equal(
+      loadConfig({ POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'mail.example.com', POSTHORN_WEBHOOK_ALLOW_PRIVATE: '1' })
+        .webhookAllowPrivate,
+      true,
+    );
   });
 
   test('a value that is not a boolean is refused naming the variable', () => {
@@ -121,7 +131,8 @@ describe('durations', () => {
   });
 
   test('a bad duration is a ConfigError naming the variable', () => {
-    for (const bad of ['5x', '5', 'h', '-1h', '0s', '1 h']) refuses({ POSTHORN_MAX_QUEUE_LIFETIME: bad }, 'POSTHORN_MAX_QUEUE_LIFETIME:');
+    for (const bad of ['5x', '5', 'h', '-1h', '0s', '1 h'])
+      refuses({ POSTHORN_MAX_QUEUE_LIFETIME: bad }, 'POSTHORN_MAX_QUEUE_LIFETIME:');
   });
 
   test('POSTHORN_DOMAIN_GRACE_PERIOD is a duration too', () => {
@@ -130,7 +141,13 @@ describe('durations', () => {
   });
 
   test('POSTHORN_RETRY_SCHEDULE is a comma-separated list of durations', () => {
-    assert.deepEqual(loadConfig({ POSTHORN_RETRY_SCHEDULE: '1m,5m, 15m,1h,4h' }).retrySchedule, [60_000, 300_000, 900_000, H, 4 * H]);
+    assert.deepEqual(loadConfig({ POSTHORN_RETRY_SCHEDULE: '1m,5m, 15m,1h,4h' }).retrySchedule, [
+      60_000,
+      300_000,
+      900_000,
+      H,
+      4 * H,
+    ]);
     assert.deepEqual(loadConfig({ POSTHORN_RETRY_SCHEDULE: '500ms' }).retrySchedule, [500]);
     assert.ok(loadConfig({}).retrySchedule.length > 0);
     refuses({ POSTHORN_RETRY_SCHEDULE: '1m,soon' }, 'POSTHORN_RETRY_SCHEDULE:');
@@ -156,13 +173,24 @@ describe('ports, URLs and addresses', () => {
 
   test('POSTHORN_DATABASE_URL must be postgres://', () => {
     refuses({ POSTHORN_DATABASE_URL: 'mysql://u@db/posthorn' }, 'POSTHORN_DATABASE_URL:');
-    assert.equal(loadConfig({ POSTHORN_DATABASE_URL: 'postgresql://u@db/p', POSTHORN_HOSTNAME: 'mail.example.com' }).databaseUrl, 'postgresql://u@db/p');
+    assert.equal(
+      loadConfig({ POSTHORN_DATABASE_URL: 'postgresql://u@db/p', POSTHORN_HOSTNAME: 'mail.example.com' }).databaseUrl,
+      'postgresql://u@db/p',
+    );
   });
 
   test('POSTHORN_DNS_SERVERS takes IPv4 and IPv6 resolvers with optional ports', () => {
-    assert.deepEqual(loadConfig({ POSTHORN_DNS_SERVERS: '127.0.0.1:5353,[::1]:53,8.8.8.8' }).dnsServers, ['127.0.0.1:5353', '[::1]:53', '8.8.8.8']);
+    assert.deepEqual(loadConfig({ POSTHORN_DNS_SERVERS: '127.0.0.1:5353,[::1]:53,8.8.8.8' }).dnsServers, [
+      '127.0.0.1:5353',
+      '[::1]:53',
+      '8.8.8.8',
+    ]);
     refuses({ POSTHORN_DNS_SERVERS: 'dns.google' }, 'POSTHORN_DNS_SERVERS:');
-    refuses({ POSTHORN_DNS_SERVERS: '127.0.0.1,resolver.example.com:53' }, 'POSTHORN_DNS_SERVERS:', /resolver\.example\.com/);
+    refuses(
+      { POSTHORN_DNS_SERVERS: '127.0.0.1,resolver.example.com:53' },
+      'POSTHORN_DNS_SERVERS:',
+      /resolver\.example\.com/,
+    );
     refuses({ POSTHORN_DNS_SERVERS: '999.1.1.1' }, 'POSTHORN_DNS_SERVERS:');
     refuses({ POSTHORN_DNS_SERVERS: '127.0.0.1:99999' }, 'POSTHORN_DNS_SERVERS:');
   });
@@ -198,7 +226,9 @@ describe('ports, URLs and addresses', () => {
 
 describe('config file', () => {
   let dir: string;
-  before(() => { dir = mkdtempSync(join(tmpdir(), 'posthorn-config-')); });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'posthorn-config-'));
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
   let n = 0;
   const write = (content: string): string => {
@@ -208,10 +238,15 @@ describe('config file', () => {
   };
 
   test('is read: strings, numbers and booleans; a file turns sandbox off', () => {
-    const file = write(JSON.stringify({
-      POSTHORN_HTTP_PORT: 9443, POSTHORN_MAX_QUEUE_LIFETIME: '20s', POSTHORN_WEBHOOK_ALLOW_PRIVATE: true, POSTHORN_DNS_SERVERS: '127.0.0.1:5353',
-      POSTHORN_HOSTNAME: 'mail.example.com',
-    }));
+    const file = write(
+      JSON.stringify({
+        POSTHORN_HTTP_PORT: 9443,
+        POSTHORN_MAX_QUEUE_LIFETIME: '20s',
+        POSTHORN_WEBHOOK_ALLOW_PRIVATE: true,
+        POSTHORN_DNS_SERVERS: '127.0.0.1:5353',
+        POSTHORN_HOSTNAME: 'mail.example.com',
+      }),
+    );
     const c = loadConfig({ POSTHORN_CONFIG_FILE: file });
     assert.equal(c.configFile, file);
     assert.equal(c.sandbox, false);
@@ -228,7 +263,9 @@ describe('config file', () => {
   });
 
   test('the environment wins over the file', () => {
-    const file = write(JSON.stringify({ POSTHORN_HTTP_PORT: 9443, POSTHORN_HOSTNAME: 'file.example.com', POSTHORN_SANDBOX: false }));
+    const file = write(
+      JSON.stringify({ POSTHORN_HTTP_PORT: 9443, POSTHORN_HOSTNAME: 'file.example.com', POSTHORN_SANDBOX: false }),
+    );
     const c = loadConfig({ POSTHORN_CONFIG_FILE: file, POSTHORN_HTTP_PORT: '10443', POSTHORN_SANDBOX: '1' });
     assert.equal(c.httpPort, 10443);
     assert.equal(c.sandbox, true);
@@ -237,7 +274,11 @@ describe('config file', () => {
   });
 
   test('an unknown key is refused naming the key', () => {
-    refuses({ POSTHORN_CONFIG_FILE: write('{"POSTHORN_HTTP_PORTS": 1}') }, 'POSTHORN_CONFIG_FILE:', /POSTHORN_HTTP_PORTS/);
+    refuses(
+      { POSTHORN_CONFIG_FILE: write('{"POSTHORN_HTTP_PORTS": 1}') },
+      'POSTHORN_CONFIG_FILE:',
+      /POSTHORN_HTTP_PORTS/,
+    );
   });
 
   test('a bad value in the file is refused naming the variable', () => {
@@ -261,9 +302,15 @@ describe('the result', () => {
     assert.ok(Object.isFrozen(c.dnsServers));
     assert.ok(Object.isFrozen(c.retrySchedule));
     // ES modules are strict: assigning to a frozen object throws.
-    assert.throws(() => { (c as { httpPort: number }).httpPort = 1; }, TypeError);
-    assert.throws(() => { c.retrySchedule.push(1); }, TypeError);
-    assert.throws(() => { c.dnsServers[0] = '8.8.8.8'; }, TypeError);
+    assert.throws(() => {
+      (c as { httpPort: number }).httpPort = 1;
+    }, TypeError);
+    assert.throws(() => {
+      c.retrySchedule.push(1);
+    }, TypeError);
+    assert.throws(() => {
+      c.dnsServers[0] = '8.8.8.8';
+    }, TypeError);
     assert.equal(c.httpPort, 8443);
   });
 
@@ -301,15 +348,27 @@ describe('fixes found in review', () => {
 
 describe('durations used as timers', () => {
   test('POSTHORN_WEBHOOK_TIMEOUT over 2^31-1 ms is refused (a longer setTimeout fires at once); the limit itself is taken', () => {
-    refuses({ POSTHORN_WEBHOOK_TIMEOUT: '25d' }, 'POSTHORN_WEBHOOK_TIMEOUT', /at most 2147483647ms \(about 24\.8 days; a longer timer fires at once\), got "25d"/);
+    refuses(
+      { POSTHORN_WEBHOOK_TIMEOUT: '25d' },
+      'POSTHORN_WEBHOOK_TIMEOUT',
+      /at most 2147483647ms \(about 24\.8 days; a longer timer fires at once\), got "25d"/,
+    );
     refuses({ POSTHORN_WEBHOOK_TIMEOUT: '2147483648ms' }, 'POSTHORN_WEBHOOK_TIMEOUT', /at most 2147483647ms/);
     assert.equal(loadConfig({ POSTHORN_WEBHOOK_TIMEOUT: '2147483647ms' }).webhookTimeout, 2 ** 31 - 1);
     assert.equal(loadConfig({ POSTHORN_WEBHOOK_TIMEOUT: '24d' }).webhookTimeout, 24 * 86_400_000);
   });
 
   test('any duration beyond a safe integer of milliseconds is refused instead of becoming Infinity or imprecise', () => {
-    refuses({ POSTHORN_BODY_RETENTION: `${'9'.repeat(400)}d` }, 'POSTHORN_BODY_RETENTION', /at most 9007199254740991ms/);
-    refuses({ POSTHORN_RETRY_SCHEDULE: '1m,999999999999999d' }, 'POSTHORN_RETRY_SCHEDULE', /at most 9007199254740991ms/);
+    refuses(
+      { POSTHORN_BODY_RETENTION: `${'9'.repeat(400)}d` },
+      'POSTHORN_BODY_RETENTION',
+      /at most 9007199254740991ms/,
+    );
+    refuses(
+      { POSTHORN_RETRY_SCHEDULE: '1m,999999999999999d' },
+      'POSTHORN_RETRY_SCHEDULE',
+      /at most 9007199254740991ms/,
+    );
     // Not a timer: a retention of 10 years is fine.
     assert.equal(loadConfig({ POSTHORN_BODY_RETENTION: '3650d' }).bodyRetention, 3650 * 86_400_000);
   });

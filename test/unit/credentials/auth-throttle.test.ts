@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { addressKey, createAuthThrottle, type AuthThrottleOptions } from '../../../src/credentials/auth-throttle.js';
 
 const MIN = 60_000;
-const OPTIONS: AuthThrottleOptions = { slowAfter: 3, blockAfter: 10, windowMs: 15 * MIN, blockMs: 15 * MIN, maxDelayMs: 5000 };
+const OPTIONS: AuthThrottleOptions = {
+  slowAfter: 3,
+  blockAfter: 10,
+  windowMs: 15 * MIN,
+  blockMs: 15 * MIN,
+  maxDelayMs: 5000,
+};
 const T0 = 1_800_000_000_000;
 const IP = '198.51.100.7';
 

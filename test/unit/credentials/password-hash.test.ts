@@ -42,7 +42,11 @@ test('malformed or out-of-bounds strings are false, not exceptions', async () =>
   const stored = await hashPassword(PASSWORD, { N: 1024, r: 8, p: 1 });
   const [, , r, p, salt, key] = stored.split('$');
   for (const bad of [
-    '', 'plain', PASSWORD, stored.replace('scrypt', 'bcrypt'), `${stored}$extra`,
+    '',
+    'plain',
+    PASSWORD,
+    stored.replace('scrypt', 'bcrypt'),
+    `${stored}$extra`,
     `scrypt$1000$${r}$${p}$${salt}$${key}`, // N not a power of two
     `scrypt$${2 ** 24}$${r}$${p}$${salt}$${key}`, // would need gigabytes
     `scrypt$1024$0$${p}$${salt}$${key}`,

@@ -16,8 +16,18 @@ const { publicKey, privateKey } = generateKeyPairSync('rsa', {
   publicKeyEncoding: { type: 'spki', format: 'der' },
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
 });
-const key: DkimKey = { id: 'pool-rsa', domain: DOMAIN, selector: 'ph202603', algorithm: 'rsa-sha256', privateKeyPem: privateKey };
-const badKey: DkimKey = { ...key, id: 'pool-bad', privateKeyPem: '-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----\n' };
+const key: DkimKey = {
+  id: 'pool-rsa',
+  domain: DOMAIN,
+  selector: 'ph202603',
+  algorithm: 'rsa-sha256',
+  privateKeyPem: privateKey,
+};
+const badKey: DkimKey = {
+  ...key,
+  id: 'pool-bad',
+  privateKeyPem: '-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----\n',
+};
 const txt = `v=DKIM1; k=rsa; p=${publicKey.toString('base64')}`;
 
 async function verifies(signed: Buffer): Promise<boolean> {
@@ -57,10 +67,17 @@ test('two threads sign 200 messages concurrently; each result is its own message
 test('a bad PEM rejects that call with a clear error; the other calls and later ones still sign', async () => {
   const pool = createSignerPool({ threads: 2 });
   try {
-    const calls = [pool.sign(message(1), [key], NOW), pool.sign(message(2), [badKey], NOW), pool.sign(message(3), [key], NOW)];
+    const calls = [
+      pool.sign(message(1), [key], NOW),
+      pool.sign(message(2), [badKey], NOW),
+      pool.sign(message(3), [key], NOW),
+    ];
     const [good1, bad, good3] = await Promise.allSettled(calls);
     assert.equal(bad!.status, 'rejected');
-    assert.match(String((bad as PromiseRejectedResult).reason), /DKIM key pool-bad \(ph202603\._domainkey\.pool\.example\.com\): cannot parse the private key PEM/);
+    assert.match(
+      String((bad as PromiseRejectedResult).reason),
+      /DKIM key pool-bad \(ph202603\._domainkey\.pool\.example\.com\): cannot parse the private key PEM/,
+    );
     assert.equal(good1!.status, 'fulfilled');
     assert.equal(good3!.status, 'fulfilled');
     assert.ok(await verifies(await pool.sign(message(4), [key], NOW)));
@@ -106,14 +123,31 @@ test('workers load TypeScript when tsx was registered at run time, as bin/postho
     process.stdout.write(out.toString('latin1'));`;
   const cwd = fileURLToPath(new URL('../../../', import.meta.url));
   // No --import tsx here: the child starts as plain Node, like the posthorn binary.
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(key)], { cwd });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--input-type=module', '-e', script, JSON.stringify(key)],
+    { cwd },
+  );
   assert.match(stdout, /^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=pool\.example\.com;/);
   assert.ok(await verifies(Buffer.from(stdout, 'latin1')));
 });
 
 test("workers get this process's flags less those that pick the main thread's entry", () => {
   assert.deepEqual(
-    workerExecArgv(['--import', 'tsx', '--input-type=module', '-e', 'code()', '--enable-source-maps', '--test', '--test-reporter', 'spec', '--test-concurrency=2', '--conditions=dev', '--watch']),
+    workerExecArgv([
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      'code()',
+      '--enable-source-maps',
+      '--test',
+      '--test-reporter',
+      'spec',
+      '--test-concurrency=2',
+      '--conditions=dev',
+      '--watch',
+    ]),
     ['--import', 'tsx', '--enable-source-maps', '--conditions=dev'],
   );
 });

@@ -16,13 +16,25 @@ function rsaKey(selector: string): { key: DkimKey; txt: string } {
     publicKeyEncoding: { type: 'spki', format: 'der' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
-  const key: DkimKey = { id: `rsa-${selector}`, domain: DOMAIN, selector, algorithm: 'rsa-sha256', privateKeyPem: privateKey };
+  const key: DkimKey = {
+    id: `rsa-${selector}`,
+    domain: DOMAIN,
+    selector,
+    algorithm: 'rsa-sha256',
+    privateKeyPem: privateKey,
+  };
   return { key, txt: `v=DKIM1; k=rsa; p=${publicKey.toString('base64')}` };
 }
 
 const rsa = rsaKey('ph202603');
 const ed = generateEd25519Key();
-const edKey: DkimKey = { id: 'ed-1', domain: DOMAIN, selector: 'ph202603e', algorithm: 'ed25519-sha256', privateKeyPem: ed.privateKeyPem };
+const edKey: DkimKey = {
+  id: 'ed-1',
+  domain: DOMAIN,
+  selector: 'ph202603e',
+  algorithm: 'ed25519-sha256',
+  privateKeyPem: ed.privateKeyPem,
+};
 const zone: Record<string, string> = {
   [`${rsa.key.selector}._domainkey.${DOMAIN}`]: rsa.txt,
   [`${edKey.selector}._domainkey.${DOMAIN}`]: ed25519DnsValue(ed.publicKeyB64),
@@ -55,7 +67,10 @@ async function composeMessage(): Promise<Buffer> {
     text: 'Hello,\n\nThanks for your order.   Tabs\tand  spaces.  \n\n\n',
     html: `<p>Hello</p><p>${'x'.repeat(300)}</p>`,
     headers: {
-      'List-Unsubscribe': { prepared: true, value: '<https://mail.example.com/u/abc>,\r\n\t<mailto:u+abc@mail.example.com>' },
+      'List-Unsubscribe': {
+        prepared: true,
+        value: '<https://mail.example.com/u/abc>,\r\n\t<mailto:u+abc@mail.example.com>',
+      },
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
       'X-Not-Signed': 'whatever',
     },
@@ -100,7 +115,16 @@ test('the tags: v a c d s t h bh b, From over-signed, no l=, lines within 78 col
   const h = tags.get('h')!.split(':');
   assert.deepEqual(h.slice(0, 2), ['from', 'from'], 'one From present, listed twice');
   assert.equal(h.filter((name) => name === 'from').length, 2);
-  for (const name of ['to', 'subject', 'date', 'message-id', 'mime-version', 'content-type', 'list-unsubscribe', 'list-unsubscribe-post']) {
+  for (const name of [
+    'to',
+    'subject',
+    'date',
+    'message-id',
+    'mime-version',
+    'content-type',
+    'list-unsubscribe',
+    'list-unsubscribe-post',
+  ]) {
     assert.ok(h.includes(name), `h= signs ${name}`);
   }
   assert.ok(!h.includes('x-not-signed') && !h.includes('cc'), 'absent and unlisted fields are not in h=');
@@ -164,7 +188,8 @@ test('an Ed25519 key alone verifies, and its DNS record carries the raw 32-byte 
 test('a message with LF line ends gets the same body hash as its CRLF form, and verifies', async () => {
   const crlf = await composeMessage();
   const lf = Buffer.from(crlf.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
-  const bh = (m: Buffer): string | undefined => firstSignatureTags(dkimSign(m, [rsa.key], new KeyCache(), NOW)).get('bh');
+  const bh = (m: Buffer): string | undefined =>
+    firstSignatureTags(dkimSign(m, [rsa.key], new KeyCache(), NOW)).get('bh');
   assert.equal(bh(lf), bh(crlf));
   assert.equal((await verify(dkimSign(lf, [rsa.key], new KeyCache(), NOW)))[0]!.result, 'pass');
 });
@@ -198,10 +223,19 @@ test('a message with no body signs the empty body hash and verifies', async () =
 test('errors name the key: bad PEM, key type not matching a=, invalid selector; no From is refused', () => {
   const cache = new KeyCache();
   const raw = Buffer.from('From: a@mail.example.com\r\n\r\nhi\r\n');
-  assert.throws(() => dkimSign(raw, [{ ...rsa.key, id: 'broken', privateKeyPem: 'not a pem' }], cache, NOW), /DKIM key broken .*cannot parse the private key PEM/);
-  assert.throws(() => dkimSign(raw, [{ ...edKey, id: 'mixed', algorithm: 'rsa-sha256' }], cache, NOW), /DKIM key mixed .*ed25519 key cannot sign rsa-sha256/);
+  assert.throws(
+    () => dkimSign(raw, [{ ...rsa.key, id: 'broken', privateKeyPem: 'not a pem' }], cache, NOW),
+    /DKIM key broken .*cannot parse the private key PEM/,
+  );
+  assert.throws(
+    () => dkimSign(raw, [{ ...edKey, id: 'mixed', algorithm: 'rsa-sha256' }], cache, NOW),
+    /DKIM key mixed .*ed25519 key cannot sign rsa-sha256/,
+  );
   assert.throws(() => dkimSign(raw, [{ ...rsa.key, selector: 'a;b' }], cache, NOW), /invalid domain or selector/);
-  assert.throws(() => dkimSign(Buffer.from('To: b@example.org\r\n\r\nhi\r\n'), [rsa.key], cache, NOW), /no From header/);
+  assert.throws(
+    () => dkimSign(Buffer.from('To: b@example.org\r\n\r\nhi\r\n'), [rsa.key], cache, NOW),
+    /no From header/,
+  );
   assert.equal(dkimSign(raw, [], cache, NOW), raw, 'no keys: the message unchanged');
 });
 

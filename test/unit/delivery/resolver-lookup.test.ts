@@ -15,13 +15,19 @@ before(async () => {
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   port = (listener.address() as net.AddressInfo).port;
 });
-after(async () => { await dns.close(); await new Promise((r) => listener.close(r)); });
+after(async () => {
+  await dns.close();
+  await new Promise((r) => listener.close(r));
+});
 
 test('MX host names are connected to through the configured resolvers', async () => {
   const lookup = resolverLookup(createResolver([dns.address], { timeoutMs: 1000, tries: 1 }));
   const greeting = await new Promise<string>((resolve, reject) => {
     const s = net.connect({ host: 'mx1.posthorn-only.test', port, lookup });
-    s.once('data', (d) => { resolve(d.toString()); s.destroy(); });
+    s.once('data', (d) => {
+      resolve(d.toString());
+      s.destroy();
+    });
     s.once('error', reject);
   });
   assert.equal(greeting, '220 ok\r\n');

@@ -29,7 +29,12 @@ async function sink(opts?: SinkOptions): Promise<SinkMx> {
 }
 
 function transport(opts: Partial<SmtpTransportOptions> = {}): Transport {
-  const t = createSmtpTransport({ heloName: 'mta.posthorn.test', maxConnectionsPerHost: 10, log: pino({ level: 'silent' }), ...opts });
+  const t = createSmtpTransport({
+    heloName: 'mta.posthorn.test',
+    maxConnectionsPerHost: 10,
+    log: pino({ level: 'silent' }),
+    ...opts,
+  });
   opened.push(t);
   return t;
 }
@@ -98,11 +103,27 @@ const rcpts = (n: number, prefix = 'ok') => Array.from({ length: n }, (_, i) => 
 
 describe('parseReply', () => {
   test('reads the basic and RFC 3463 enhanced codes and keeps the whole text', () => {
-    assert.deepEqual(parseReply('550 5.1.1 No such user'), { code: 550, enhanced: '5.1.1', message: '550 5.1.1 No such user' });
-    assert.deepEqual(parseReply('250-first\n250 2.0.0 done'), { code: 250, enhanced: null, message: '250-first\n250 2.0.0 done' });
-    assert.deepEqual(parseReply('451-4.7.1 Greylisted\n451 4.7.1 come back later'), { code: 451, enhanced: '4.7.1', message: '451-4.7.1 Greylisted\n451 4.7.1 come back later' });
+    assert.deepEqual(parseReply('550 5.1.1 No such user'), {
+      code: 550,
+      enhanced: '5.1.1',
+      message: '550 5.1.1 No such user',
+    });
+    assert.deepEqual(parseReply('250-first\n250 2.0.0 done'), {
+      code: 250,
+      enhanced: null,
+      message: '250-first\n250 2.0.0 done',
+    });
+    assert.deepEqual(parseReply('451-4.7.1 Greylisted\n451 4.7.1 come back later'), {
+      code: 451,
+      enhanced: '4.7.1',
+      message: '451-4.7.1 Greylisted\n451 4.7.1 come back later',
+    });
     assert.equal(parseReply('421 Service not available').enhanced, null);
-    assert.equal(parseReply('550 4.2.2 class does not match').enhanced, null, 'RFC 2034 §4: the class must match the reply');
+    assert.equal(
+      parseReply('550 4.2.2 class does not match').enhanced,
+      null,
+      'RFC 2034 §4: the class must match the reply',
+    );
     assert.equal(parseReply('550 5.1.10 Recipient address rejected').enhanced, '5.1.10');
   });
 });
@@ -122,7 +143,10 @@ describe('SMTP transport against the sink MX', () => {
     const mx = await sink();
     const t = transport();
     for (const bad of ['Subject: x\r\n\r\nline\rsmuggled\r\n', 'Subject: x\r\n\r\nline\n.\nMAIL FROM:<x@y>\r\n']) {
-      await assert.rejects(t.send(attempt([at(mx)], ['ok@example.net'], Buffer.from(bad))), (err: Error) => err instanceof BareLineBreakError && /bare (CR|LF) at byte \d+/.test(err.message));
+      await assert.rejects(
+        t.send(attempt([at(mx)], ['ok@example.net'], Buffer.from(bad))),
+        (err: Error) => err instanceof BareLineBreakError && /bare (CR|LF) at byte \d+/.test(err.message),
+      );
     }
     assert.equal(mx.connections, 0);
     assert.equal(mx.messages.length, 0);
@@ -130,10 +154,22 @@ describe('SMTP transport against the sink MX', () => {
 
   test('the SMTP session itself refuses a bare CR or LF before MAIL FROM, and stays usable', async () => {
     const mx = await sink();
-    const session = await SmtpSession.open({ host: mx.host, port: mx.port, heloName: 'mta.posthorn.test', timeouts: DEFAULT_SMTP_TIMEOUTS, rejectUnauthorized: false });
+    const session = await SmtpSession.open({
+      host: mx.host,
+      port: mx.port,
+      heloName: 'mta.posthorn.test',
+      timeouts: DEFAULT_SMTP_TIMEOUTS,
+      rejectUnauthorized: false,
+    });
     opened.push({ close: () => session.quit() });
-    await assert.rejects(session.transact(FROM, ['ok@example.net'], Buffer.from('Subject: x\r\n\r\nhello\rworld\r\n')), BareLineBreakError);
-    await assert.rejects(session.transact(FROM, ['ok@example.net'], Buffer.from('Subject: x\r\n\r\nhello\nworld\r\n')), /bare LF at byte 19/);
+    await assert.rejects(
+      session.transact(FROM, ['ok@example.net'], Buffer.from('Subject: x\r\n\r\nhello\rworld\r\n')),
+      BareLineBreakError,
+    );
+    await assert.rejects(
+      session.transact(FROM, ['ok@example.net'], Buffer.from('Subject: x\r\n\r\nhello\nworld\r\n')),
+      /bare LF at byte 19/,
+    );
     assert.equal(mx.messages.length, 0);
     const outcome = await session.transact(FROM, ['ok@example.net'], RAW);
     assert.equal(outcome.kind, 'replies');
@@ -147,7 +183,10 @@ describe('SMTP transport against the sink MX', () => {
     const to = ['ok-a@example.net', 'ok-b@example.net', 'ok-c@example.net'];
     const result = transaction(await t.send(attempt([at(mx)], to)));
     assert.equal(result.mxHost, `127.0.0.1:${mx.port}`);
-    assert.deepEqual(result.recipients.map((r) => [r.address, r.reply.code, r.reply.enhanced]), to.map((a) => [a, 250, '2.0.0']));
+    assert.deepEqual(
+      result.recipients.map((r) => [r.address, r.reply.code, r.reply.enhanced]),
+      to.map((a) => [a, 250, '2.0.0']),
+    );
     assert.match(result.recipients[0]!.reply.message, /^250 2\.0\.0 Ok: queued as /);
     assert.equal(mx.messages.length, 1);
     const [message] = mx.messages;
@@ -187,7 +226,10 @@ describe('SMTP transport against the sink MX', () => {
     const mx = await sink({ size: 100 });
     const t = transport();
     const result = transaction(await t.send(attempt([at(mx)], ['ok1@example.net', 'ok2@example.net'])));
-    assert.deepEqual(result.recipients.map((r) => [r.reply.code, r.reply.enhanced]), Array(2).fill([552, '5.3.4']));
+    assert.deepEqual(
+      result.recipients.map((r) => [r.reply.code, r.reply.enhanced]),
+      Array(2).fill([552, '5.3.4']),
+    );
     assert.match(result.recipients[0]!.reply.message, /not sent/);
     assert.equal(mx.messages.length, 0);
   });
@@ -195,7 +237,14 @@ describe('SMTP transport against the sink MX', () => {
   test('each recipient gets its own outcome in one transaction', async () => {
     const mx = await sink();
     const t = transport();
-    const result = transaction(await t.send(attempt([at(mx)], ['ok@example.net', 'bounce@example.net', 'block@example.net', 'full@example.net', 'defer@example.net'])));
+    const result = transaction(
+      await t.send(
+        attempt(
+          [at(mx)],
+          ['ok@example.net', 'bounce@example.net', 'block@example.net', 'full@example.net', 'defer@example.net'],
+        ),
+      ),
+    );
     assert.deepEqual(
       result.recipients.map((r) => [r.address, r.reply.code, r.reply.enhanced]),
       [
@@ -206,7 +255,10 @@ describe('SMTP transport against the sink MX', () => {
         ['defer@example.net', 451, '4.2.0'],
       ],
     );
-    assert.equal(result.recipients[1]!.reply.message, '550 5.1.1 The email account that you tried to reach does not exist');
+    assert.equal(
+      result.recipients[1]!.reply.message,
+      '550 5.1.1 The email account that you tried to reach does not exist',
+    );
     assert.match(result.recipients[2]!.reply.message, /zen\.spamhaus\.org/);
     assert.equal(mx.messages.length, 1);
     assert.deepEqual(mx.messages[0]!.rcptTo, ['ok@example.net']);
@@ -216,35 +268,60 @@ describe('SMTP transport against the sink MX', () => {
     const mx = await sink();
     const t = transport();
     const result = transaction(await t.send(attempt([at(mx)], ['bounce@example.net', 'defer-1-x@example.net'])));
-    assert.deepEqual(result.recipients.map((r) => r.reply.code), [550, 451]);
+    assert.deepEqual(
+      result.recipients.map((r) => r.reply.code),
+      [550, 451],
+    );
     transaction(await t.send(attempt([at(mx)], ['defer-1-x@example.net'])));
     assert.equal(mx.messages.length, 1);
     assert.equal(mx.connections, 1, 'RSET cleared the refused transaction on the same connection');
   });
 
   test('a refused MAIL FROM answers for every recipient', async () => {
-    const mx = await sink({ mailFromBehaviour: (from) => (from.startsWith('blocked') ? { kind: 'reject', code: 550, message: '5.7.1 Sender rejected' } : { kind: 'accept' }) });
+    const mx = await sink({
+      mailFromBehaviour: (from) =>
+        from.startsWith('blocked')
+          ? { kind: 'reject', code: 550, message: '5.7.1 Sender rejected' }
+          : { kind: 'accept' },
+    });
     const t = transport();
-    const refused = transaction(await t.send({ ...attempt([at(mx)], ['ok1@example.net', 'ok2@example.net']), envelopeFrom: 'blocked@bounce.example.com' }));
-    assert.deepEqual(refused.recipients.map((r) => [r.reply.code, r.reply.enhanced, r.reply.message]), Array(2).fill([550, '5.7.1', '550 5.7.1 Sender rejected']));
+    const refused = transaction(
+      await t.send({
+        ...attempt([at(mx)], ['ok1@example.net', 'ok2@example.net']),
+        envelopeFrom: 'blocked@bounce.example.com',
+      }),
+    );
+    assert.deepEqual(
+      refused.recipients.map((r) => [r.reply.code, r.reply.enhanced, r.reply.message]),
+      Array(2).fill([550, '5.7.1', '550 5.7.1 Sender rejected']),
+    );
     transaction(await t.send(attempt([at(mx)], ['ok3@example.net'])));
-    assert.deepEqual(mx.messages.map((m) => m.rcptTo), [['ok3@example.net']]);
+    assert.deepEqual(
+      mx.messages.map((m) => m.rcptTo),
+      [['ok3@example.net']],
+    );
   });
 
   test('150 recipients sent by the caller as 100 + 50 all arrive', async () => {
     const mx = await sink();
     const t = transport();
     const all = rcpts(150);
-    const results = await Promise.all([t.send(attempt([at(mx)], all.slice(0, 100))), t.send(attempt([at(mx)], all.slice(100)))]);
+    const results = await Promise.all([
+      t.send(attempt([at(mx)], all.slice(0, 100))),
+      t.send(attempt([at(mx)], all.slice(100))),
+    ]);
     for (const r of results) assert.ok(transaction(r).recipients.every((x) => x.reply.code === 250));
     assert.deepEqual(mx.messages.flatMap((m) => m.rcptTo).sort(), [...all].sort());
   });
 
-  test('the transport does not split: the 101st recipient in one call gets the server\'s 452 4.5.3', async () => {
+  test("the transport does not split: the 101st recipient in one call gets the server's 452 4.5.3", async () => {
     const mx = await sink();
     const t = transport();
     const result = transaction(await t.send(attempt([at(mx)], rcpts(101))));
-    assert.deepEqual(result.recipients.slice(0, 100).map((r) => r.reply.code), Array(100).fill(250));
+    assert.deepEqual(
+      result.recipients.slice(0, 100).map((r) => r.reply.code),
+      Array(100).fill(250),
+    );
     assert.deepEqual([result.recipients[100]!.reply.code, result.recipients[100]!.reply.enhanced], [452, '4.5.3']);
     assert.equal(mx.messages[0]!.rcptTo.length, 100);
   });
@@ -275,14 +352,26 @@ describe('SMTP transport against the sink MX', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     opened.push({ close: () => new Promise<void>((resolve) => busy.close(() => resolve())) });
     const t = transport();
-    const result = transaction(await t.send(attempt([{ host: '127.0.0.1', port: (busy.address() as net.AddressInfo).port }, at(mx)], ['ok@example.net'])));
+    const result = transaction(
+      await t.send(
+        attempt([{ host: '127.0.0.1', port: (busy.address() as net.AddressInfo).port }, at(mx)], ['ok@example.net']),
+      ),
+    );
     assert.equal(result.mxHost, `127.0.0.1:${mx.port}`);
   });
 
   test('every host down: unreachable, naming the hosts tried', async () => {
     const [a, b] = [await closedPort(), await closedPort()];
     const t = transport();
-    const result = await t.send(attempt([{ host: '127.0.0.1', port: a }, { host: '127.0.0.1', port: b }], ['ok@example.net']));
+    const result = await t.send(
+      attempt(
+        [
+          { host: '127.0.0.1', port: a },
+          { host: '127.0.0.1', port: b },
+        ],
+        ['ok@example.net'],
+      ),
+    );
     assert.equal(result.kind, 'unreachable');
     assert.ok(result.kind === 'unreachable');
     assert.deepEqual(result.hostsTried, [`127.0.0.1:${a}`, `127.0.0.1:${b}`]);
@@ -312,7 +401,10 @@ describe('SMTP transport against the sink MX', () => {
     const mx = await sink();
     const t = transport({ maxMessagesPerConnection: 3 });
     for (let i = 0; i < 7; i++) transaction(await t.send(attempt([at(mx)], [`ok${i}@example.net`])));
-    assert.deepEqual(mx.connectionLog.map((c) => c.transactions), [3, 3, 1]);
+    assert.deepEqual(
+      mx.connectionLog.map((c) => c.transactions),
+      [3, 3, 1],
+    );
   });
 
   test('a pooled connection the server dropped is replaced without losing the attempt', async () => {
@@ -329,11 +421,16 @@ describe('SMTP transport against the sink MX', () => {
   test('a reused session that dies before answering MAIL FROM is retried on a fresh one', async () => {
     // The first connection drops at its second MAIL FROM without a word, as a server that timed
     // the idle session out at the moment it was reused.
-    const mx = await sink({ mailFromBehaviour: (_from, ctx) => (ctx.transactions === 1 ? { kind: 'drop' } : { kind: 'accept' }) });
+    const mx = await sink({
+      mailFromBehaviour: (_from, ctx) => (ctx.transactions === 1 ? { kind: 'drop' } : { kind: 'accept' }),
+    });
     const t = transport();
     transaction(await t.send(attempt([at(mx)], ['ok1@example.net'])));
     transaction(await t.send(attempt([at(mx)], ['ok2@example.net'])));
-    assert.deepEqual(mx.messages.map((m) => m.rcptTo[0]), ['ok1@example.net', 'ok2@example.net']);
+    assert.deepEqual(
+      mx.messages.map((m) => m.rcptTo[0]),
+      ['ok1@example.net', 'ok2@example.net'],
+    );
     assert.equal(mx.connections, 2);
   });
 

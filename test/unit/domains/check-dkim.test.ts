@@ -35,7 +35,9 @@ test('a DKIM record with a different key: not ok, says the key differs, shows wh
 test('our key split across several TXT strings, with folding whitespace, still passes', async () => {
   const name = publishWithoutDkim('split.example');
   const key = fx.key.publicKeyB64;
-  fx.zone[name] = { TXT: [['v=DKIM1;  k=rsa ;', ' p=', key.slice(0, 100), key.slice(100, 250), ' ', key.slice(250), ';']] };
+  fx.zone[name] = {
+    TXT: [['v=DKIM1;  k=rsa ;', ' p=', key.slice(0, 100), key.slice(100, 250), ' ', key.slice(250), ';']],
+  };
   const { dkim } = await fx.verify('split.example');
   assert.equal(dkim.ok, true, dkim.problem);
   assert.equal(dkim.found.length, 1);

@@ -40,7 +40,8 @@ test('two DMARC records: not ok, receivers would apply none', async () => {
 });
 
 test('a full valid record with rua passes; unknown tags are warnings only', async () => {
-  const record = 'v=DMARC1; p=Quarantine; sp=reject; pct=50; rua=mailto:d@example.com!10m, mailto:x@y.test; ' +
+  const record =
+    'v=DMARC1; p=Quarantine; sp=reject; pct=50; rua=mailto:d@example.com!10m, mailto:x@y.test; ' +
     'ruf=mailto:f@example.com; fo=1:d; rf=afrf; ri=3600; adkim=s; aspf=r; np=reject;';
   const dmarc = await dmarcWith('full.example', record, 'unrelated text');
   assert.equal(dmarc.ok, true, dmarc.problem);

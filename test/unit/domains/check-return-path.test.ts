@@ -32,7 +32,13 @@ test('a CNAME to another host: not ok, says where it points', async () => {
 test('case and trailing dots on either side do not matter', async () => {
   fx.zone['bounce.case.example'] = { CNAME: ['Bounce.POSTHORN.test.'] };
   assert.equal((await fx.verify('case.example')).return_path.ok, true);
-  const input = { domain: 'case.example.', selector, publicKeyB64: fx.key.publicKeyB64, ...hosts, bounceHost: 'BOUNCE.posthorn.test.' };
+  const input = {
+    domain: 'case.example.',
+    selector,
+    publicKeyB64: fx.key.publicKeyB64,
+    ...hosts,
+    bounceHost: 'BOUNCE.posthorn.test.',
+  };
   const checks = await verifyDomain(fx.resolver, input);
   assert.equal(checks.return_path.ok, true, checks.return_path.problem);
 });

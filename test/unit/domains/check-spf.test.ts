@@ -88,7 +88,10 @@ test('an include loop terminates, is counted once round, and is noted', async ()
   publishWithSpf('loop.example', 'v=spf1 include:spf.posthorn.test include:loop-a.test ~all');
   const { spf } = await fx.verify('loop.example');
   assert.equal(spf.ok, true, spf.problem);
-  assert.ok(spf.warnings?.some((w) => /include loop: .*loop-a\.test -> loop-b\.test -> loop-a\.test/.test(w)), String(spf.warnings));
+  assert.ok(
+    spf.warnings?.some((w) => /include loop: .*loop-a\.test -> loop-b\.test -> loop-a\.test/.test(w)),
+    String(spf.warnings),
+  );
 });
 
 test('a self-include over the limit still terminates and fails on the count', async () => {

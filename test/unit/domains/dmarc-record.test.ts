@@ -31,13 +31,20 @@ const INVALID: [string, RegExp][] = [
 for (const [record, error] of INVALID) {
   test(`invalid: ${record}`, () => {
     const { errors } = validateDmarc(record);
-    assert.ok(errors.some((e) => error.test(e)), `got ${JSON.stringify(errors)}`);
+    assert.ok(
+      errors.some((e) => error.test(e)),
+      `got ${JSON.stringify(errors)}`,
+    );
   });
 }
 
 test('valid records have no errors, and unknown tags only warn', () => {
-  for (const record of ['v=DMARC1; p=none', 'v=DMARC1;p=reject;pct=0;', 'v=DMARC1; p=none; fo=0 : s; rf=afrf:iodef',
-    'v=DMARC1; p=none; rua=mailto:a@b.test!20k,https://r.example/dmarc']) {
+  for (const record of [
+    'v=DMARC1; p=none',
+    'v=DMARC1;p=reject;pct=0;',
+    'v=DMARC1; p=none; fo=0 : s; rf=afrf:iodef',
+    'v=DMARC1; p=none; rua=mailto:a@b.test!20k,https://r.example/dmarc',
+  ]) {
     assert.deepEqual(validateDmarc(record), { errors: [], warnings: [] }, record);
   }
   assert.deepEqual(validateDmarc('v=DMARC1; p=none; x=1').warnings, ['unknown tag x is ignored (RFC 7489 §6.3)']);

@@ -15,8 +15,14 @@ test('domainRecords lists the four records in purpose order with exact names and
 });
 
 test('domainRecords normalises case and trailing dots of the domain and hosts', () => {
-  const records = domainRecords('Acme.COM.', 'ph202611', 'K', { spfIncludeHost: 'SPF.x.net.', bounceHost: 'Bounce.X.net.' });
-  assert.deepEqual(records.map((r) => r.name), ['acme.com', 'ph202611._domainkey.acme.com', 'bounce.acme.com', '_dmarc.acme.com']);
+  const records = domainRecords('Acme.COM.', 'ph202611', 'K', {
+    spfIncludeHost: 'SPF.x.net.',
+    bounceHost: 'Bounce.X.net.',
+  });
+  assert.deepEqual(
+    records.map((r) => r.name),
+    ['acme.com', 'ph202611._domainkey.acme.com', 'bounce.acme.com', '_dmarc.acme.com'],
+  );
   assert.equal(records[0].value, 'v=spf1 include:spf.x.net ~all');
   assert.equal(records[2].value, 'bounce.x.net');
 });

@@ -24,7 +24,10 @@ after(() => server.close());
 const port = () => Number(server.address.split(':')[1]);
 const txtQuery = (name: string, edns: boolean): Buffer =>
   dnsPacket.encode({
-    type: 'query', id: 7, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'TXT', name }],
+    type: 'query',
+    id: 7,
+    flags: dnsPacket.RECURSION_DESIRED,
+    questions: [{ type: 'TXT', name }],
     additionals: edns ? [ednsOpt(4096)] : [],
   });
 
@@ -75,15 +78,23 @@ test('a name with a CNAME answers every type with the CNAME, plus the in-zone ta
   const resolver = createResolver([server.address]);
   assert.deepEqual(await resolver.resolveCname('alias.test'), ['a.test']);
   assert.deepEqual(await resolver.resolve4('alias.test'), ['192.0.2.1']);
-  const reply = await askUdp(dnsPacket.encode({ type: 'query', id: 1, questions: [{ type: 'AAAA', name: 'alias.test' }] }));
-  assert.deepEqual(reply.answers?.map((a) => a.type), ['CNAME']);
+  const reply = await askUdp(
+    dnsPacket.encode({ type: 'query', id: 1, questions: [{ type: 'AAAA', name: 'alias.test' }] }),
+  );
+  assert.deepEqual(
+    reply.answers?.map((a) => a.type),
+    ['CNAME'],
+  );
 });
 
 test('a 3000-byte TXT record is split into 255-byte strings and reaches c-ares (via TCP)', async () => {
   const resolver = createResolver([server.address]);
   const record = (await resolver.resolveTxt('a.test')).find((chunks) => chunks.join('') === big);
   assert.ok(record, 'the big record came back whole');
-  assert.deepEqual(record.map((s) => s.length), [...Array(11).fill(255), 195]);
+  assert.deepEqual(
+    record.map((s) => s.length),
+    [...Array(11).fill(255), 195],
+  );
 });
 
 test('a 2048-bit DKIM key record resolves whole through c-ares', async () => {
@@ -91,7 +102,10 @@ test('a 2048-bit DKIM key record resolves whole through c-ares', async () => {
   const value = `v=DKIM1; k=rsa; p=${publicKeyB64}`;
   server.zone['ph202611._domainkey.a.test'] = { TXT: [value] };
   const resolver = createResolver([server.address]);
-  assert.deepEqual((await resolver.resolveTxt('ph202611._domainkey.a.test')).map((c) => c.join('')), [value]);
+  assert.deepEqual(
+    (await resolver.resolveTxt('ph202611._domainkey.a.test')).map((c) => c.join('')),
+    [value],
+  );
 });
 
 test('UDP answers over 512 bytes without EDNS are truncated with TC; TCP carries them whole', async () => {

@@ -66,8 +66,14 @@ test('a DNS server that never answers gives ETIMEOUT, not an exception', async (
   await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
   try {
     const resolver = createResolver([`127.0.0.1:${silent.address().port}`], { timeoutMs: 100, tries: 1 });
-    const checks = await verifyDomain(resolver, { domain: 'ok.example', selector, publicKeyB64: fx.key.publicKeyB64, ...hosts });
-    for (const purpose of RECORD_PURPOSES) assert.equal(checks[purpose].problem, 'DNS lookup failed: ETIMEOUT', purpose);
+    const checks = await verifyDomain(resolver, {
+      domain: 'ok.example',
+      selector,
+      publicKeyB64: fx.key.publicKeyB64,
+      ...hosts,
+    });
+    for (const purpose of RECORD_PURPOSES)
+      assert.equal(checks[purpose].problem, 'DNS lookup failed: ETIMEOUT', purpose);
   } finally {
     await new Promise<void>((resolve) => silent.close(resolve));
   }

@@ -46,7 +46,8 @@ describe('parseEventsQuery', () => {
   });
 
   test('event must be one of the ten names, exactly', () => {
-    for (const name of ['accepted-by-system', 'delivered', 'failed', 'unsubscribed']) assert.equal(ok({ event: name }).event, name);
+    for (const name of ['accepted-by-system', 'delivered', 'failed', 'unsubscribed'])
+      assert.equal(ok({ event: name }).event, name);
     for (const bad of ['Delivered', 'bounced', 'delivered ', '', 'domain.warning']) {
       assert.match(rejects({ event: bad }, 'event'), /event must be one of accepted-by-system, .*unsubscribed/);
     }
@@ -59,9 +60,15 @@ describe('parseEventsQuery', () => {
     assert.equal(ok({ message_id: ULID.toLowerCase() }).messageId, want);
     assert.equal(ok({ message_id: `msg_${ULID.toLowerCase()}` }).messageId, want);
     for (const bad of [
-      '', 'msg_', `evt_${ULID}`, `msg_${ULID}0`, ULID.slice(1), `msg_${ULID.slice(0, 25)}I`, // I is not Crockford base32
+      '',
+      'msg_',
+      `evt_${ULID}`,
+      `msg_${ULID}0`,
+      ULID.slice(1),
+      `msg_${ULID.slice(0, 25)}I`, // I is not Crockford base32
       `8${ULID.slice(1)}`, // first character above 7 overflows the 48-bit time
-      `msg-${ULID}`, ` ${ULID}`,
+      `msg-${ULID}`,
+      ` ${ULID}`,
     ]) {
       assert.match(rejects({ message_id: bad }, 'message_id'), /message_id must be a message id/);
     }
@@ -101,9 +108,23 @@ describe('parseEventsQuery', () => {
   test('start and end reject anything else, naming the parameter and the formats', () => {
     for (const field of ['start', 'end'] as const) {
       for (const bad of [
-        '', 'yesterday', '-1', '1.', '.5', '1e9', '1763726400,5', '2026-11-21T12:00Z', '2026-11-21 12:00:00Z',
-        '2026-11-21T12:00:00+0100', '2026-11-21T12:00:00+01', '26-11-21', '2026-1-21', '2026-11-21T', ' 2026-11-21',
-        '2026-11-21T12:00:00.Z', '2026-11-21T12:00:00.1234567890Z',
+        '',
+        'yesterday',
+        '-1',
+        '1.',
+        '.5',
+        '1e9',
+        '1763726400,5',
+        '2026-11-21T12:00Z',
+        '2026-11-21 12:00:00Z',
+        '2026-11-21T12:00:00+0100',
+        '2026-11-21T12:00:00+01',
+        '26-11-21',
+        '2026-1-21',
+        '2026-11-21T',
+        ' 2026-11-21',
+        '2026-11-21T12:00:00.Z',
+        '2026-11-21T12:00:00.1234567890Z',
       ]) {
         const message = rejects({ [field]: bad }, field);
         assert.ok(message.startsWith(`${field} `), message);
@@ -135,12 +156,18 @@ describe('parseEventsQuery', () => {
     assert.equal(same.start, same.end);
     // Mixed formats compare as instants: 13:00+01:00 is 12:00Z.
     assert.deepEqual(ok({ start: '2026-11-21T13:00:00+01:00', end: '2026-11-21T12:00:00Z' }), {
-      limit: 25, offset: 0, start: Date.UTC(2026, 10, 21, 12), end: Date.UTC(2026, 10, 21, 12),
+      limit: 25,
+      offset: 0,
+      start: Date.UTC(2026, 10, 21, 12),
+      end: Date.UTC(2026, 10, 21, 12),
     });
   });
 
   test('unknown parameters are refused by name', () => {
-    assert.match(rejects({ page: '2' }, 'page'), /unknown query parameter "page"; expected one of limit, offset, event, message_id, start, end/);
+    assert.match(
+      rejects({ page: '2' }, 'page'),
+      /unknown query parameter "page"; expected one of limit, offset, event, message_id, start, end/,
+    );
     rejects({ Limit: '5' }, 'Limit');
     rejects({ limit: '5', type: 'delivered' }, 'type');
     rejects({ 'event[]': 'delivered' }, 'event[]');
@@ -153,14 +180,27 @@ describe('parseEventsQuery', () => {
   });
 
   test('all parameters together', () => {
-    assert.deepEqual(ok({
-      limit: '10', offset: '20', event: 'delivered', message_id: ULID.toLowerCase(), start: '2026-11-01', end: '1795262400.5',
-    }), {
-      limit: 10, offset: 20, event: 'delivered', messageId: `msg_${ULID}`, start: Date.UTC(2026, 10, 1), end: 1_795_262_400_500,
-    });
+    assert.deepEqual(
+      ok({
+        limit: '10',
+        offset: '20',
+        event: 'delivered',
+        message_id: ULID.toLowerCase(),
+        start: '2026-11-01',
+        end: '1795262400.5',
+      }),
+      {
+        limit: 10,
+        offset: 20,
+        event: 'delivered',
+        messageId: `msg_${ULID}`,
+        start: Date.UTC(2026, 10, 1),
+        end: 1_795_262_400_500,
+      },
+    );
   });
 
-  test('the caller\'s value is quoted and cut short in the message', () => {
+  test("the caller's value is quoted and cut short in the message", () => {
     const message = rejects({ event: 'x'.repeat(500) }, 'event');
     assert.ok(message.length < 400, message);
     assert.match(message, /"x{64}…"/);

@@ -17,7 +17,9 @@ interface Expected {
 }
 
 const expected = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8')) as Record<string, Expected>;
-const samples = readdirSync(DIR).filter((f) => f.endsWith('.eml')).sort();
+const samples = readdirSync(DIR)
+  .filter((f) => f.endsWith('.eml'))
+  .sort();
 const read = (name: string) => readFileSync(join(DIR, name));
 
 test('every corpus sample has an expected result and every expected result a sample', () => {
@@ -41,7 +43,10 @@ for (const name of samples) {
 test('the corpus covers every kind and every class', () => {
   const all = Object.values(expected);
   assert.deepEqual(new Set(all.map((e) => e.kind)), new Set(['dsn', 'bounce', 'complaint', 'unknown']));
-  assert.deepEqual(new Set(all.flatMap((e) => e.recipients.map((r) => r.class))), new Set(['hard', 'soft', 'block', 'complaint', 'unknown']));
+  assert.deepEqual(
+    new Set(all.flatMap((e) => e.recipients.map((r) => r.class))),
+    new Set(['hard', 'soft', 'block', 'complaint', 'unknown']),
+  );
 });
 
 test('every non-standard format in the table is exercised by a corpus sample and cites its source', () => {
@@ -53,33 +58,42 @@ test('every non-standard format in the table is exercised by a corpus sample and
 });
 
 test('delayed is never hard: every delayed recipient in the corpus is soft', () => {
-  const delayed = Object.values(expected).flatMap((e) => e.recipients).filter((r) => r.action === 'delayed');
+  const delayed = Object.values(expected)
+    .flatMap((e) => e.recipients)
+    .filter((r) => r.action === 'delayed');
   assert.ok(delayed.length >= 5);
   for (const r of delayed) assert.equal(r.class, 'soft', r.address);
 });
 
-const dsn = (recipientFields: string) => Buffer.from([
-  'From: MAILER-DAEMON@mail.example.net',
-  'To: bounces@example.com',
-  'MIME-Version: 1.0',
-  'Content-Type: multipart/report; report-type=delivery-status; boundary="b"',
-  '',
-  '--b',
-  'Content-Type: text/plain',
-  '',
-  'Report.',
-  '--b',
-  'Content-Type: message/delivery-status',
-  '',
-  'Reporting-MTA: dns; mail.example.net',
-  '',
-  recipientFields,
-  '--b--',
-  '',
-].join('\r\n'));
+const dsn = (recipientFields: string) =>
+  Buffer.from(
+    [
+      'From: MAILER-DAEMON@mail.example.net',
+      'To: bounces@example.com',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="b"',
+      '',
+      '--b',
+      'Content-Type: text/plain',
+      '',
+      'Report.',
+      '--b',
+      'Content-Type: message/delivery-status',
+      '',
+      'Reporting-MTA: dns; mail.example.net',
+      '',
+      recipientFields,
+      '--b--',
+      '',
+    ].join('\r\n'),
+  );
 
 test('delayed is never hard, even when the diagnostic says the mailbox does not exist', async () => {
-  const got = await parseReport(dsn('Final-Recipient: rfc822; maybe@example.org\r\nAction: delayed\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 5.1.1 User unknown\r\n'));
+  const got = await parseReport(
+    dsn(
+      'Final-Recipient: rfc822; maybe@example.org\r\nAction: delayed\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 5.1.1 User unknown\r\n',
+    ),
+  );
   assert.equal(got.kind, 'dsn');
   assert.equal(got.recipients[0]?.action, 'delayed');
   assert.equal(got.recipients[0]?.class, 'soft');
@@ -87,7 +101,10 @@ test('delayed is never hard, even when the diagnostic says the mailbox does not 
 
 test('a missing Action is inferred from the status class (RFC 3464 §2.3.3, §2.3.4)', async () => {
   const got = await parseReport(dsn('Final-Recipient: rfc822; x@example.org\r\nStatus: 5.1.1\r\n'));
-  assert.deepEqual(got.recipients.map((r) => [r.action, r.class]), [['failed', 'hard']]);
+  assert.deepEqual(
+    got.recipients.map((r) => [r.action, r.class]),
+    [['failed', 'hard']],
+  );
 });
 
 test('a message with no recognisable report structure is unknown with no recipients', async () => {
@@ -121,7 +138,9 @@ test('malformed reports do not throw', async () => {
     // truncated: no closing delimiter, field without a value, continuation before any field
     'Content-Type: multipart/report; boundary=b\r\n\r\n--b\r\nContent-Type: message/delivery-status\r\n\r\n continuation first\r\nFinal-Recipient:\r\nAction\r\nStatus: 9.9.9.9\r\nDiagnostic-Code: smtp;\r\n',
     // garbage fields, bad status, non-SMTP diagnostic, unclosed angle bracket
-    dsn('Final-Recipient: rfc822; <broken@example.org\r\nAction: ???\r\nStatus: banana\r\nDiagnostic-Code: x-unix; ;;;\r\n').toString('latin1'),
+    dsn(
+      'Final-Recipient: rfc822; <broken@example.org\r\nAction: ???\r\nStatus: banana\r\nDiagnostic-Code: x-unix; ;;;\r\n',
+    ).toString('latin1'),
     // invalid base64, unknown charset, unterminated quoted parameter
     'Content-Type: multipart/report; boundary="b\r\n\r\n--b\r\nContent-Type: message/delivery-status; charset=x-nope\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!***\r\n--b--\r\n',
     // deeply nested multiparts
@@ -140,8 +159,15 @@ test('malformed reports do not throw', async () => {
 });
 
 test('a failed recipient with a malformed status but a diagnostic is still classified from the diagnostic', async () => {
-  const got = await parseReport(dsn('Final-Recipient: rfc822; a@example.org\r\nAction: failed\r\nStatus: banana\r\nDiagnostic-Code: smtp; 550 5.1.1 <a@example.org>: User unknown\r\n'));
-  assert.deepEqual(got.recipients.map((r) => [r.address, r.status, r.class]), [['a@example.org', null, 'hard']]);
+  const got = await parseReport(
+    dsn(
+      'Final-Recipient: rfc822; a@example.org\r\nAction: failed\r\nStatus: banana\r\nDiagnostic-Code: smtp; 550 5.1.1 <a@example.org>: User unknown\r\n',
+    ),
+  );
+  assert.deepEqual(
+    got.recipients.map((r) => [r.address, r.status, r.class]),
+    [['a@example.org', null, 'hard']],
+  );
 });
 
 test('the report of a report counts once: an attached bounce inside message/rfc822 is not read as this report', async () => {
@@ -155,5 +181,8 @@ test('a report to a Posthorn return path carries it, and the copy gives the orig
   const got = await parseReport(read('postfix-user-unknown.eml'));
   assert.equal(got.returnPath, 'b-rcp01jd0000000000000000000000-abcdefgh1234@bounce.example.com');
   assert.equal(got.originalEnvelopeFrom, 'b-rcp01jd0000000000000000000000-abcdefgh1234@bounce.example.com');
-  assert.equal(got.recipients[0]?.diagnostic, '550 5.1.1 <nobody@example.org>: Recipient address rejected: User unknown in virtual mailbox table');
+  assert.equal(
+    got.recipients[0]?.diagnostic,
+    '550 5.1.1 <nobody@example.org>: Recipient address rejected: User unknown in virtual mailbox table',
+  );
 });

@@ -32,22 +32,34 @@ test('a complaint is complained; an unknown report is nothing', () => {
 test('readToken: ours and verified, ours and forged, not ours; the bounce host too', () => {
   const secret = Buffer.alloc(32, 7);
   const path = makeReturnPath(secret, 'rcp_01JD0000000000000000000001', 'acme.test');
-  assert.deepEqual(readToken(secret, 'bounce.mail.example', path), { shaped: true, id: 'rcp_01JD0000000000000000000001' });
-  assert.deepEqual(readToken(secret, 'bounce.mail.example', path.toUpperCase()), { shaped: true, id: 'rcp_01JD0000000000000000000001' });
-  assert.deepEqual(readToken(secret, 'returns.example', path.replace(/@.*/, '@returns.example')), { shaped: true, id: 'rcp_01JD0000000000000000000001' });
+  assert.deepEqual(readToken(secret, 'bounce.mail.example', path), {
+    shaped: true,
+    id: 'rcp_01JD0000000000000000000001',
+  });
+  assert.deepEqual(readToken(secret, 'bounce.mail.example', path.toUpperCase()), {
+    shaped: true,
+    id: 'rcp_01JD0000000000000000000001',
+  });
+  assert.deepEqual(readToken(secret, 'returns.example', path.replace(/@.*/, '@returns.example')), {
+    shaped: true,
+    id: 'rcp_01JD0000000000000000000001',
+  });
   assert.deepEqual(readToken(Buffer.alloc(32, 8), 'bounce.mail.example', path), { shaped: true, id: null });
   assert.deepEqual(readToken(secret, 'bounce.mail.example', 'b-x@elsewhere.example'), { shaped: false, id: null });
   assert.deepEqual(readToken(secret, 'bounce.mail.example', 'fbl@bounce.mail.example'), { shaped: false, id: null });
 });
 
 test('messageIdOf: only <msg_…@{hostname}>', () => {
-  assert.equal(messageIdOf('<msg_01jd0000000000000000000001@Mail.Example>', 'mail.example'), 'msg_01JD0000000000000000000001');
+  assert.equal(
+    messageIdOf('<msg_01jd0000000000000000000001@Mail.Example>', 'mail.example'),
+    'msg_01JD0000000000000000000001',
+  );
   assert.equal(messageIdOf('<msg_01JD0000000000000000000001@other.example>', 'mail.example'), null);
   assert.equal(messageIdOf('<custom-id@mail.example>', 'mail.example'), null);
   assert.equal(messageIdOf(null, 'mail.example'), null);
 });
 
-test('client rate limit: a minute\'s allowance as a burst, then one per interval', () => {
+test("client rate limit: a minute's allowance as a burst, then one per interval", () => {
   const limit = createClientRateLimit(3);
   const t0 = 1_000_000;
   for (let i = 0; i < 3; i++) assert.equal(limit.take('192.0.2.1', t0).ok, true);

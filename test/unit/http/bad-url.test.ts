@@ -7,8 +7,14 @@ import { createTestDeps, type TestDeps } from '../../helpers/test-deps.js';
 describe('a path with a malformed percent-escape', () => {
   let deps: TestDeps;
   let app: FastifyInstance;
-  before(async () => { deps = await createTestDeps('sqlite'); app = buildApp(deps); });
-  after(async () => { await app.close(); await deps.close(); });
+  before(async () => {
+    deps = await createTestDeps('sqlite');
+    app = buildApp(deps);
+  });
+  after(async () => {
+    await app.close();
+    await deps.close();
+  });
 
   // Found by the fuzz suite: Fastify answered these with its own body, which has no error type.
   for (const url of ['/v1/%ff', '/v1/%zz', '/v1/%', '/t/o/%c0%af', '/u/%ff']) {

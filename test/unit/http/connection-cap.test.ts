@@ -50,9 +50,16 @@ for (const secure of [false, true]) {
     };
 
     before(async () => {
-      deps = await createTestDeps('sqlite', { env: { POSTHORN_HTTP_MAX_CONNECTIONS_PER_CLIENT: '3', POSTHORN_HTTP_HEADERS_TIMEOUT: '2s' } });
+      deps = await createTestDeps('sqlite', {
+        env: { POSTHORN_HTTP_MAX_CONNECTIONS_PER_CLIENT: '3', POSTHORN_HTTP_HEADERS_TIMEOUT: '2s' },
+      });
       dataDir = mkdtempSync(join(tmpdir(), 'posthorn-cap-'));
-      const tls = secure ? await loadTlsMaterial({ tlsCert: null, tlsKey: null, dataDir, hostname: 'localhost' }, pino({ level: 'silent' })) : null;
+      const tls = secure
+        ? await loadTlsMaterial(
+            { tlsCert: null, tlsKey: null, dataDir, hostname: 'localhost' },
+            pino({ level: 'silent' }),
+          )
+        : null;
       app = buildApp(deps, tls ? { https: { cert: tls.cert, key: tls.key } } : {});
       await app.listen({ host: '127.0.0.1', port: 0 });
       port = (app.server.address() as AddressInfo).port;
@@ -68,7 +75,10 @@ for (const secure of [false, true]) {
       const held = [await connect('127.0.0.1'), await connect('127.0.0.1'), await connect('127.0.0.1')];
       assert.equal(await healthz('127.0.0.1'), null);
       assert.equal(await healthz('127.0.0.2'), 200);
-      assert.ok(held.every((c) => !c.closed()), 'the held connections are not touched');
+      assert.ok(
+        held.every((c) => !c.closed()),
+        'the held connections are not touched',
+      );
       held[0]!.destroy();
       await until('a slot for 127.0.0.1 again', async () => (await healthz('127.0.0.1')) === 200);
     });
@@ -78,7 +88,13 @@ for (const secure of [false, true]) {
         const { connect: tcp } = await import('node:net');
         const socket = tcp({ host: '127.0.0.1', port, localAddress: '127.0.0.3' });
         let closed = false;
-        socket.on('close', () => { closed = true; }).on('error', () => { closed = true; });
+        socket
+          .on('close', () => {
+            closed = true;
+          })
+          .on('error', () => {
+            closed = true;
+          });
         try {
           await until('the close', () => closed, 8_000);
         } finally {

@@ -20,7 +20,12 @@ describe('loadTlsMaterial', () => {
     return dir;
   };
   after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-  const selfSigned = (dataDir: string, hostname = 'mail.posthorn.test') => ({ tlsCert: null, tlsKey: null, dataDir, hostname });
+  const selfSigned = (dataDir: string, hostname = 'mail.posthorn.test') => ({
+    tlsCert: null,
+    tlsKey: null,
+    dataDir,
+    hostname,
+  });
 
   test('generates a self-signed certificate once into <dataDir>/tls and reuses it', async () => {
     const dataDir = tempDir();
@@ -32,7 +37,10 @@ describe('loadTlsMaterial', () => {
 
     const x509 = new X509Certificate(first.cert);
     assert.match(x509.subject, /CN=mail\.posthorn\.test/);
-    assert.equal(x509.subjectAltName, 'DNS:mail.posthorn.test, DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1');
+    assert.equal(
+      x509.subjectAltName,
+      'DNS:mail.posthorn.test, DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1',
+    );
     assert.equal(x509.ca, false);
     const lifetimeDays = (Date.parse(x509.validTo) - clock.now()) / DAY;
     assert.ok(lifetimeDays > 700 && lifetimeDays < 740, `valid for about two years, got ${lifetimeDays} days`);
@@ -71,13 +79,22 @@ describe('loadTlsMaterial', () => {
     assert.deepEqual(loaded, { cert: own.cert, key: own.key, generated: false, certPath });
 
     const missing = join(dataDir, 'nope.pem');
-    await assert.rejects(loadTlsMaterial({ tlsCert: missing, tlsKey: keyPath, dataDir, hostname: 'x.test' }, log),
-      (err: Error) => err instanceof ConfigError && /^POSTHORN_TLS_CERT: cannot read .*nope\.pem/.test(err.message));
-    await assert.rejects(loadTlsMaterial({ tlsCert: certPath, tlsKey: missing, dataDir, hostname: 'x.test' }, log),
-      (err: Error) => err instanceof ConfigError && err.message.startsWith('POSTHORN_TLS_KEY: cannot read'));
-    await assert.rejects(loadTlsMaterial({ tlsCert: keyPath, tlsKey: keyPath, dataDir, hostname: 'x.test' }, log),
-      (err: Error) => err instanceof ConfigError && err.message.startsWith('POSTHORN_TLS_CERT:'));
-    await assert.rejects(loadTlsMaterial({ tlsCert: other.certPath, tlsKey: keyPath, dataDir, hostname: 'x.test' }, log),
-      (err: Error) => err instanceof ConfigError && /^POSTHORN_TLS_KEY: .* is not the key of the certificate/.test(err.message));
+    await assert.rejects(
+      loadTlsMaterial({ tlsCert: missing, tlsKey: keyPath, dataDir, hostname: 'x.test' }, log),
+      (err: Error) => err instanceof ConfigError && /^POSTHORN_TLS_CERT: cannot read .*nope\.pem/.test(err.message),
+    );
+    await assert.rejects(
+      loadTlsMaterial({ tlsCert: certPath, tlsKey: missing, dataDir, hostname: 'x.test' }, log),
+      (err: Error) => err instanceof ConfigError && err.message.startsWith('POSTHORN_TLS_KEY: cannot read'),
+    );
+    await assert.rejects(
+      loadTlsMaterial({ tlsCert: keyPath, tlsKey: keyPath, dataDir, hostname: 'x.test' }, log),
+      (err: Error) => err instanceof ConfigError && err.message.startsWith('POSTHORN_TLS_CERT:'),
+    );
+    await assert.rejects(
+      loadTlsMaterial({ tlsCert: other.certPath, tlsKey: keyPath, dataDir, hostname: 'x.test' }, log),
+      (err: Error) =>
+        err instanceof ConfigError && /^POSTHORN_TLS_KEY: .* is not the key of the certificate/.test(err.message),
+    );
   });
 });

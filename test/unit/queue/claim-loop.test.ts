@@ -5,7 +5,9 @@ import { startClaimLoop as startLoop, type ClaimLoop, type ClaimLoopOptions } fr
 /** A promise with its resolve exposed, so a test decides when a unit finishes. */
 function gate(): { promise: Promise<void>; open(): void } {
   let open: () => void = () => {};
-  const promise = new Promise<void>((resolve) => { open = resolve; });
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
   return { promise, open };
 }
 
@@ -21,8 +23,12 @@ async function until(check: () => boolean, what: string, ms = 5_000): Promise<vo
 /** A log that keeps what it was told, so tests can read the loop's complaints. */
 function recordingLog(): ClaimLoopOptions<never>['log'] & { lines: { level: string; msg: string; err: unknown }[] } {
   const lines: { level: string; msg: string; err: unknown }[] = [];
-  const at = (level: string) => (obj: unknown, msg?: string) => { lines.push({ level, msg: msg ?? '', err: (obj as { err?: unknown }).err }); };
-  return { lines, error: at('error'), fatal: at('fatal') } as unknown as ClaimLoopOptions<never>['log'] & { lines: typeof lines };
+  const at = (level: string) => (obj: unknown, msg?: string) => {
+    lines.push({ level, msg: msg ?? '', err: (obj as { err?: unknown }).err });
+  };
+  return { lines, error: at('error'), fatal: at('fatal') } as unknown as ClaimLoopOptions<never>['log'] & {
+    lines: typeof lines;
+  };
 }
 
 /**
@@ -37,9 +43,15 @@ function memoryQueue(count: number, opts: { hold?: boolean } = {}) {
   let running = 0;
   let maxRunning = 0;
   let hold = opts.hold ?? false;
-  releases.push(() => { hold = false; for (const g of gates.values()) g.open(); });
+  releases.push(() => {
+    hold = false;
+    for (const g of gates.values()) g.open();
+  });
   return {
-    pending, claims, ran, gates,
+    pending,
+    claims,
+    ran,
+    gates,
     maxRunning: () => maxRunning,
     /** Lets every held unit finish, and later ones run straight through. */
     releaseAll(): void {
@@ -85,18 +97,41 @@ describe('claim loop', () => {
 
   test('runs every claimed unit exactly once, never more than `concurrency` at a time, in claims of at most claimBatch', async () => {
     const q = memoryQueue(250);
-    const loop = startClaimLoop({ concurrency: 16, claimBatch: 10, idlePollMs: 5, log: recordingLog(), name: 't', claim: (n) => q.claim(n), run: (u) => q.run(u) });
+    const loop = startClaimLoop({
+      concurrency: 16,
+      claimBatch: 10,
+      idlePollMs: 5,
+      log: recordingLog(),
+      name: 't',
+      claim: (n) => q.claim(n),
+      run: (u) => q.run(u),
+    });
     await loop.idle();
     assert.equal(await loop.stop(1_000), 'done');
-    assert.deepEqual([...q.ran].sort((a, b) => a - b), Array.from({ length: 250 }, (_, i) => i), 'every unit ran once, none lost or repeated');
+    assert.deepEqual(
+      [...q.ran].sort((a, b) => a - b),
+      Array.from({ length: 250 }, (_, i) => i),
+      'every unit ran once, none lost or repeated',
+    );
     assert.ok(q.maxRunning() <= 16, `at most 16 in flight, saw ${q.maxRunning()}`);
-    assert.ok(q.claims.every((n) => n >= 1 && n <= 10), `every claim asks for 1 to 10 rows: ${q.claims.join(',')}`);
+    assert.ok(
+      q.claims.every((n) => n >= 1 && n <= 10),
+      `every claim asks for 1 to 10 rows: ${q.claims.join(',')}`,
+    );
     assert.equal(loop.inFlight(), 0);
   });
 
   test('with units in flight it claims again only once a quarter of the slots are free, and only for the free slots', async () => {
     const q = memoryQueue(100, { hold: true });
-    const loop = startClaimLoop({ concurrency: 8, claimBatch: 8, idlePollMs: 60_000, log: recordingLog(), name: 't', claim: (n) => q.claim(n), run: (u) => q.run(u) });
+    const loop = startClaimLoop({
+      concurrency: 8,
+      claimBatch: 8,
+      idlePollMs: 60_000,
+      log: recordingLog(),
+      name: 't',
+      claim: (n) => q.claim(n),
+      run: (u) => q.run(u),
+    });
     await until(() => q.gates.size === 8, 'the first claim to fill every slot');
     assert.deepEqual(q.claims, [8]);
     q.gates.get(0)?.open();
@@ -104,7 +139,11 @@ describe('claim loop', () => {
     // One free slot of eight is under a quarter: the loop waits. The next finish frees a quarter.
     q.gates.get(1)?.open();
     await until(() => q.claims.length === 2, 'the second claim');
-    assert.deepEqual(q.claims, [8, 2], 'no claim for a single slot; the second claim asks for exactly the two free slots');
+    assert.deepEqual(
+      q.claims,
+      [8, 2],
+      'no claim for a single slot; the second claim asks for exactly the two free slots',
+    );
     await until(() => q.gates.size === 10, 'the two new units to start');
     assert.equal(loop.inFlight(), 8);
     assert.ok(q.maxRunning() <= 8);
@@ -121,7 +160,11 @@ describe('claim loop', () => {
     const callTimes: number[] = [];
     const idlePollMs = 20;
     const loop = startClaimLoop({
-      concurrency: 4, claimBatch: 4, idlePollMs, log, name: 'jobs',
+      concurrency: 4,
+      claimBatch: 4,
+      idlePollMs,
+      log,
+      name: 'jobs',
       claim: async (n) => {
         callTimes.push(performance.now());
         if (failures-- > 0) throw new Error('database is gone');
@@ -137,7 +180,10 @@ describe('claim loop', () => {
     assert.equal((failed.err as Error).message, 'database is gone');
     // The pause after a failure is five idle polls (a lower bound: timers never fire early by more than a millisecond).
     const gap = (callTimes[1] as number) - (callTimes[0] as number);
-    assert.ok(gap >= idlePollMs * 5 - 2, `backed off ${gap.toFixed(1)} ms after the failed claim, expected at least ${idlePollMs * 5}`);
+    assert.ok(
+      gap >= idlePollMs * 5 - 2,
+      `backed off ${gap.toFixed(1)} ms after the failed claim, expected at least ${idlePollMs * 5}`,
+    );
   });
 
   test('a unit that rejects is logged and frees its slot; the loop goes on', async () => {
@@ -145,9 +191,16 @@ describe('claim loop', () => {
     const pending = [1, 2, 3];
     const done: number[] = [];
     const loop = startClaimLoop({
-      concurrency: 1, claimBatch: 1, idlePollMs: 5, log, name: 'hooks',
+      concurrency: 1,
+      claimBatch: 1,
+      idlePollMs: 5,
+      log,
+      name: 'hooks',
       claim: async (n) => pending.splice(0, n),
-      run: async (u) => { if (u === 2) throw new Error('unit 2 broke'); done.push(u); },
+      run: async (u) => {
+        if (u === 2) throw new Error('unit 2 broke');
+        done.push(u);
+      },
     });
     await loop.idle();
     assert.equal(await loop.stop(1_000), 'done');
@@ -160,7 +213,15 @@ describe('claim loop', () => {
   test('nudge wakes a loop that sleeps on an empty queue without waiting for the poll', async () => {
     const q = memoryQueue(0);
     // An hour's poll: if nudge did not wake the loop, the unit would never run and the test would time out.
-    const loop = startClaimLoop({ concurrency: 2, claimBatch: 2, idlePollMs: 3_600_000, log: recordingLog(), name: 't', claim: (n) => q.claim(n), run: (u) => q.run(u) });
+    const loop = startClaimLoop({
+      concurrency: 2,
+      claimBatch: 2,
+      idlePollMs: 3_600_000,
+      log: recordingLog(),
+      name: 't',
+      claim: (n) => q.claim(n),
+      run: (u) => q.run(u),
+    });
     await until(() => q.claims.length === 1, 'the first (empty) claim');
     q.pending.push(42);
     loop.nudge();
@@ -170,10 +231,20 @@ describe('claim loop', () => {
 
   test('idle() answers only after a claim made after the call comes back empty with nothing in flight', async () => {
     const q = memoryQueue(3, { hold: true });
-    const loop = startClaimLoop({ concurrency: 3, claimBatch: 3, idlePollMs: 5, log: recordingLog(), name: 't', claim: (n) => q.claim(n), run: (u) => q.run(u) });
+    const loop = startClaimLoop({
+      concurrency: 3,
+      claimBatch: 3,
+      idlePollMs: 5,
+      log: recordingLog(),
+      name: 't',
+      claim: (n) => q.claim(n),
+      run: (u) => q.run(u),
+    });
     await until(() => q.gates.size === 3, 'three units in flight');
     let idle = false;
-    const waiting = loop.idle().then(() => { idle = true; });
+    const waiting = loop.idle().then(() => {
+      idle = true;
+    });
     q.gates.get(0)?.open();
     q.gates.get(1)?.open();
     await until(() => q.ran.length === 2, 'two units to finish');
@@ -187,7 +258,15 @@ describe('claim loop', () => {
 
   test('stop ends claiming at once; a unit still running after the timeout gives "timeout", and settled() waits for it', async () => {
     const q = memoryQueue(10, { hold: true });
-    const loop = startClaimLoop({ concurrency: 1, claimBatch: 1, idlePollMs: 5, log: recordingLog(), name: 't', claim: (n) => q.claim(n), run: (u) => q.run(u) });
+    const loop = startClaimLoop({
+      concurrency: 1,
+      claimBatch: 1,
+      idlePollMs: 5,
+      log: recordingLog(),
+      name: 't',
+      claim: (n) => q.claim(n),
+      run: (u) => q.run(u),
+    });
     await until(() => q.gates.size === 1, 'the first unit to start');
     // stop's timer is unref'd (it must not hold a server's exit); in this test nothing else keeps
     // the process alive while the held unit waits, so a ref'd timer stands in for the server's sockets.

@@ -6,9 +6,15 @@ test('admits while the bytes fit, then in arrival order as bytes are released', 
   const gate = new ByteGate(10);
   const a = await gate.acquire(6)!;
   const order: string[] = [];
-  const b = gate.acquire(6)!.then((r) => { order.push('b'); return r; });
+  const b = gate.acquire(6)!.then((r) => {
+    order.push('b');
+    return r;
+  });
   // c would fit now (6 + 3 <= 10) but arrived after b: it waits behind it, so b is not starved.
-  const c = gate.acquire(3)!.then((r) => { order.push('c'); return r; });
+  const c = gate.acquire(3)!.then((r) => {
+    order.push('c');
+    return r;
+  });
   await Promise.resolve();
   assert.deepEqual(order, []);
   assert.equal(gate.waiting, 2);
@@ -28,7 +34,10 @@ test('a request larger than the budget goes alone when nothing else holds bytes'
   const big = await gate.acquire(25)!;
   assert.equal(gate.inFlight, 25);
   let small = false;
-  const next = gate.acquire(1)!.then((r) => { small = true; return r; });
+  const next = gate.acquire(1)!.then((r) => {
+    small = true;
+    return r;
+  });
   await Promise.resolve();
   assert.equal(small, false);
   big();

@@ -6,10 +6,16 @@ import { findBareLineBreak } from '../../../src/delivery/smtp/bare-line-break.js
 import { renderMime, textFromHtml } from '../../../src/send/render-mime.js';
 
 const base = {
-  id: 'msg_01JD0000000000000000000000', hostname: 'mail.posthorn.test', now: Date.UTC(2026, 10, 21, 12, 0, 0),
+  id: 'msg_01JD0000000000000000000000',
+  hostname: 'mail.posthorn.test',
+  now: Date.UTC(2026, 10, 21, 12, 0, 0),
   from: { name: 'Acme Büro', address: 'hello@acme.test', local: 'hello', domain: 'acme.test' },
   to: [{ name: '', address: 'user@example.org', local: 'user', domain: 'example.org' }],
-  subject: 'Ihre Bestätigung ✓', headers: [['Reply-To', 'help@acme.test'], ['X-Order', '42']] as [string, string][],
+  subject: 'Ihre Bestätigung ✓',
+  headers: [
+    ['Reply-To', 'help@acme.test'],
+    ['X-Order', '42'],
+  ] as [string, string][],
 };
 
 test('text is generated from html when omitted', () => {
@@ -22,10 +28,16 @@ test('a rendered message parses back with every header and both alternatives', a
   const html = `<p>${'Long paragraph without breaks. '.repeat(100)}</p>`;
   const raw = renderMime(composeDraft({ ...base, html, text: null }));
   const lines = raw.toString('latin1').split('\r\n');
-  assert.ok(lines.every((l) => Buffer.byteLength(l, 'latin1') <= 998), 'RFC 5322 §2.1.1 line length');
+  assert.ok(
+    lines.every((l) => Buffer.byteLength(l, 'latin1') <= 998),
+    'RFC 5322 §2.1.1 line length',
+  );
   const head = raw.toString('latin1').split('\r\n\r\n')[0] as string;
   assert.match(head, /^Subject: .*=\?UTF-8\?Q\?/m, 'non-ASCII subject is RFC 2047 encoded');
-  assert.ok([...head].every((c) => c.charCodeAt(0) < 0x80), 'the header section is pure ASCII');
+  assert.ok(
+    [...head].every((c) => c.charCodeAt(0) < 0x80),
+    'the header section is pure ASCII',
+  );
   assert.match(head, /^From: .*=\?UTF-8\?Q\?.*<hello@acme\.test>$/m);
   const parsed = await simpleParser(raw);
   assert.equal(parsed.subject, base.subject);
@@ -47,7 +59,14 @@ test('a text-only message is a single text/plain part', async () => {
 });
 
 test('display names with specials are quoted, and long ASCII bodies are quoted-printable', async () => {
-  const raw = renderMime(composeDraft({ ...base, from: { ...base.from, name: 'Acme, Inc. "Support"' }, html: null, text: `${'a'.repeat(300)}\nshort` }));
+  const raw = renderMime(
+    composeDraft({
+      ...base,
+      from: { ...base.from, name: 'Acme, Inc. "Support"' },
+      html: null,
+      text: `${'a'.repeat(300)}\nshort`,
+    }),
+  );
   const parsed = await simpleParser(raw);
   assert.equal(parsed.from?.value[0]?.name, 'Acme, Inc. "Support"');
   assert.match(raw.toString(), /^Content-Transfer-Encoding: quoted-printable$/m);
@@ -60,42 +79,86 @@ test('bare CR and bare LF in text and html become CRLF, in 7bit and quoted-print
     const html = `<p>a\rb</p>\n<p>c${extra}</p>\r`;
     const raw = renderMime(composeDraft({ ...base, html, text }));
     assert.equal(findBareLineBreak(raw), null, `no bare CR or LF (${extra === '' ? '7bit' : 'quoted-printable'})`);
-    assert.match(raw.toString('latin1'), extra === '' ? /Content-Transfer-Encoding: 7bit/ : /Content-Transfer-Encoding: quoted-printable/);
+    assert.match(
+      raw.toString('latin1'),
+      extra === '' ? /Content-Transfer-Encoding: 7bit/ : /Content-Transfer-Encoding: quoted-printable/,
+    );
     const parsed = await simpleParser(raw);
-    assert.deepEqual(parsed.text?.replace(/\r\n/g, '\n').trimEnd().split('\n'), ['one', 'two', 'three', 'four', '', `five${extra}`]);
+    assert.deepEqual(parsed.text?.replace(/\r\n/g, '\n').trimEnd().split('\n'), [
+      'one',
+      'two',
+      'three',
+      'four',
+      '',
+      `five${extra}`,
+    ]);
   }
 });
 
 test('display names with non-ASCII and a comma stay ONE address in From and To (mailparser reads them back)', async () => {
-  const raw = renderMime(composeDraft({
-    ...base, from: { ...base.from, name: 'Ann, Bé' },
-    to: [{ name: 'Zoë, "Z" Müller', address: 'zoe@example.org', local: 'zoe', domain: 'example.org' }, { name: 'Plain', address: 'p@example.org', local: 'p', domain: 'example.org' }],
-    html: null, text: 'hi',
-  }));
+  const raw = renderMime(
+    composeDraft({
+      ...base,
+      from: { ...base.from, name: 'Ann, Bé' },
+      to: [
+        { name: 'Zoë, "Z" Müller', address: 'zoe@example.org', local: 'zoe', domain: 'example.org' },
+        { name: 'Plain', address: 'p@example.org', local: 'p', domain: 'example.org' },
+      ],
+      html: null,
+      text: 'hi',
+    }),
+  );
   const parsed = await simpleParser(raw);
-  assert.deepEqual(parsed.from?.value.map((a) => [a.name, a.address]), [['Ann, Bé', 'hello@acme.test']]);
-  const to = Array.isArray(parsed.to) ? parsed.to.flatMap((t) => t.value) : parsed.to?.value ?? [];
-  assert.deepEqual(to.map((a) => [a.name, a.address]), [['Zoë, "Z" Müller', 'zoe@example.org'], ['Plain', 'p@example.org']]);
+  assert.deepEqual(
+    parsed.from?.value.map((a) => [a.name, a.address]),
+    [['Ann, Bé', 'hello@acme.test']],
+  );
+  const to = Array.isArray(parsed.to) ? parsed.to.flatMap((t) => t.value) : (parsed.to?.value ?? []);
+  assert.deepEqual(
+    to.map((a) => [a.name, a.address]),
+    [
+      ['Zoë, "Z" Müller', 'zoe@example.org'],
+      ['Plain', 'p@example.org'],
+    ],
+  );
 });
 
 test('header lines stay within 998 octets: a subject without spaces is encoded, a long name too, and both read back', async () => {
   const subject = `${'x'.repeat(990)}é`;
   const longName = 'N'.repeat(300);
-  const raw = renderMime(composeDraft({ ...base, subject, from: { ...base.from, name: longName }, headers: [['X-Words', 'word '.repeat(390).trim()]], html: null, text: 'hi' }));
+  const raw = renderMime(
+    composeDraft({
+      ...base,
+      subject,
+      from: { ...base.from, name: longName },
+      headers: [['X-Words', 'word '.repeat(390).trim()]],
+      html: null,
+      text: 'hi',
+    }),
+  );
   const head = raw.toString('latin1').split('\r\n\r\n')[0] as string;
-  for (const line of head.split('\r\n')) assert.ok(Buffer.byteLength(line, 'latin1') <= 998, `a line of ${line.length} octets: ${line.slice(0, 40)}…`);
+  for (const line of head.split('\r\n'))
+    assert.ok(Buffer.byteLength(line, 'latin1') <= 998, `a line of ${line.length} octets: ${line.slice(0, 40)}…`);
   const parsed = await simpleParser(raw);
   assert.equal(parsed.subject, subject);
   assert.equal(parsed.from?.value[0]?.name, longName);
   assert.equal(parsed.headers.get('x-words'), 'word '.repeat(390).trim());
   // An ASCII subject of 998 characters and no space, the longest the API takes, as well.
   const ascii = renderMime(composeDraft({ ...base, subject: 's'.repeat(998), html: null, text: 'hi' }));
-  assert.ok(ascii.toString('latin1').split('\r\n').every((l) => l.length <= 998));
+  assert.ok(
+    ascii
+      .toString('latin1')
+      .split('\r\n')
+      .every((l) => l.length <= 998),
+  );
   assert.equal((await simpleParser(ascii)).subject, 's'.repeat(998));
 });
 
 test('a custom header that cannot be folded is never sent over-long: rendering refuses it', () => {
-  assert.throws(() => renderMime(composeDraft({ ...base, headers: [['X-Token', 'a'.repeat(1200)]], html: null, text: 'hi' })), /header X-Token has a line over 998 octets/);
+  assert.throws(
+    () => renderMime(composeDraft({ ...base, headers: [['X-Token', 'a'.repeat(1200)]], html: null, text: 'hi' })),
+    /header X-Token has a line over 998 octets/,
+  );
 });
 
 test('a part over 64 KiB that needs encoding is base64 in 76-character lines, small ones stay quoted-printable', async () => {
@@ -104,7 +167,10 @@ test('a part over 64 KiB that needs encoding is base64 in 76-character lines, sm
   const s = raw.toString('latin1');
   assert.match(s, /Content-Type: text\/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n/);
   assert.match(s, /Content-Type: text\/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n/);
-  assert.ok(s.split('\r\n').every((l) => l.length <= 76 || /^(Content-Type|Subject|From|To|Message-ID|X-Order):/.test(l)), 'RFC 2045 §6.8 line length');
+  assert.ok(
+    s.split('\r\n').every((l) => l.length <= 76 || /^(Content-Type|Subject|From|To|Message-ID|X-Order):/.test(l)),
+    'RFC 2045 §6.8 line length',
+  );
   const parsed = await simpleParser(raw);
   assert.equal(parsed.html, html);
   assert.equal(parsed.text, 'Kurz: déjà vu.');
@@ -116,6 +182,11 @@ test('the text of HTML over 256 KiB is converted in slices: every paragraph once
   assert.ok(html.length > 2 * 256 * 1024);
   const text = textFromHtml(html);
   assert.doesNotMatch(text, /[<>]/);
-  const seen = [...text.matchAll(/Paragraph (\d+) with link \1 \[https:\/\/example\.org\/\1\] & more\./g)].map((m) => Number(m[1]));
-  assert.deepEqual(seen, Array.from({ length: n }, (_, i) => i));
+  const seen = [...text.matchAll(/Paragraph (\d+) with link \1 \[https:\/\/example\.org\/\1\] & more\./g)].map((m) =>
+    Number(m[1]),
+  );
+  assert.deepEqual(
+    seen,
+    Array.from({ length: n }, (_, i) => i),
+  );
 });

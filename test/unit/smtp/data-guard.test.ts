@@ -5,11 +5,23 @@ import { pipeline } from 'node:stream/promises';
 import { createDataGuard, DATA_REFUSALS, MAX_LINE_OCTETS, type DataVerdict } from '../../../src/smtp/data-guard.js';
 
 /** Streams `chunks` through a fresh guard and returns its verdict and the bytes it passed on. */
-async function guard(chunks: (string | Buffer)[], opts: { maxBytes?: number } = {}): Promise<{ verdict: DataVerdict; out: Buffer }> {
+async function guard(
+  chunks: (string | Buffer)[],
+  opts: { maxBytes?: number } = {},
+): Promise<{ verdict: DataVerdict; out: Buffer }> {
   const g = createDataGuard(opts);
   const parts: Buffer[] = [];
-  const sink = new Writable({ write(chunk: Buffer, _enc, done) { parts.push(chunk); done(); } });
-  await pipeline(Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'latin1') : c))), g.transform, sink);
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      parts.push(chunk);
+      done();
+    },
+  });
+  await pipeline(
+    Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'latin1') : c))),
+    g.transform,
+    sink,
+  );
   return { verdict: g.verdict(), out: Buffer.concat(parts) };
 }
 
@@ -64,7 +76,8 @@ test('a lone CR at the very end of the data is refused on flush', async () => {
 });
 
 test('the SMTP smuggling sequences are refused (CVE-2023-51764 class)', async () => {
-  const smuggled = 'MAIL FROM:<ceo@victim.test>\r\nRCPT TO:<x@example.org>\r\nDATA\r\nFrom: ceo@victim.test\r\n\r\nspoofed\r\n';
+  const smuggled =
+    'MAIL FROM:<ceo@victim.test>\r\nRCPT TO:<x@example.org>\r\nDATA\r\nFrom: ceo@victim.test\r\n\r\nspoofed\r\n';
   const cases: [string, 'bare_lf' | 'bare_cr'][] = [
     ['\n.\r\n', 'bare_lf'],
     ['\r\n.\n', 'bare_lf'],
@@ -143,21 +156,37 @@ interface SmtpStreamLike {
   write(chunk: Buffer): boolean;
 }
 
-test('behind smtp-server\'s own DATA parser: LF.CRLF arrives as content, unnormalized, and is refused', async () => {
+test("behind smtp-server's own DATA parser: LF.CRLF arrives as content, unnormalized, and is refused", async () => {
   // smtp-server ends DATA only on an exact CRLF.CRLF and passes everything else through as is
   // (dist/esm/smtp-stream.js); this pins that the guard sees what a lenient next hop would misread.
   const spec = 'smtp-server/lib/smtp-stream.js'; // not in @types/smtp-server: imported by a non-literal specifier
   const { SMTPStream } = (await import(spec)) as { SMTPStream: new () => SmtpStreamLike };
   const stream = new SMTPStream();
   const commands: string[] = [];
-  stream.oncommand = (line, next) => { commands.push(line.toString()); next?.(); };
+  stream.oncommand = (line, next) => {
+    commands.push(line.toString());
+    next?.();
+  };
   const g = createDataGuard();
   const parts: Buffer[] = [];
-  const done = pipeline(stream.startDataMode(), g.transform, new Writable({ write(c: Buffer, _e, cb) { parts.push(c); cb(); } }));
+  const done = pipeline(
+    stream.startDataMode(),
+    g.transform,
+    new Writable({
+      write(c: Buffer, _e, cb) {
+        parts.push(c);
+        cb();
+      },
+    }),
+  );
   stream.write(Buffer.from(`${HEAD}hello\n.\r\nMAIL FROM:<ceo@victim.test>\r\n..dot\r\n.\r\nQUIT\r\n`, 'latin1'));
   await done;
   stream.continue();
-  assert.equal(Buffer.concat(parts).toString('latin1'), `${HEAD}hello\n.\r\nMAIL FROM:<ceo@victim.test>\r\n.dot\r\n`, 'dot-unstuffed, line ends untouched');
+  assert.equal(
+    Buffer.concat(parts).toString('latin1'),
+    `${HEAD}hello\n.\r\nMAIL FROM:<ceo@victim.test>\r\n.dot\r\n`,
+    'dot-unstuffed, line ends untouched',
+  );
   const verdict = g.verdict();
   assert.ok(!verdict.ok && verdict.reason === 'bare_lf');
 });

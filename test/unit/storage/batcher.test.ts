@@ -10,7 +10,9 @@ interface Gate {
 
 function deferred(): Gate {
   let resolve: () => void = () => {};
-  const promise = new Promise<void>((res) => { resolve = res; });
+  const promise = new Promise<void>((res) => {
+    resolve = res;
+  });
   return { promise, resolve: () => resolve() };
 }
 
@@ -27,7 +29,13 @@ describe('batcher (group commit)', () => {
   test('items submitted in the same turn share one flush, and each caller gets its own result in order', async () => {
     const batches: number[][] = [];
     const sizes: number[] = [];
-    const b = createBatcher<number, string>(async (items) => { batches.push(items); return items.map((i) => `r${i}`); }, { maxBatch: 100, concurrency: 1, onBatch: (n) => sizes.push(n) });
+    const b = createBatcher<number, string>(
+      async (items) => {
+        batches.push(items);
+        return items.map((i) => `r${i}`);
+      },
+      { maxBatch: 100, concurrency: 1, onBatch: (n) => sizes.push(n) },
+    );
     const results = await Promise.all([1, 2, 3, 4, 5].map((i) => b.submit(i)));
     assert.deepEqual(results, ['r1', 'r2', 'r3', 'r4', 'r5']);
     assert.deepEqual(batches, [[1, 2, 3, 4, 5]], 'one flush for the whole turn');
@@ -36,23 +44,42 @@ describe('batcher (group commit)', () => {
 
   test('a batch is at most maxBatch items; the rest go to the next flushes', async () => {
     const batches: number[][] = [];
-    const b = createBatcher<number, number>(async (items) => { batches.push(items); return items.map((i) => i * 10); }, { maxBatch: 4, concurrency: 1 });
+    const b = createBatcher<number, number>(
+      async (items) => {
+        batches.push(items);
+        return items.map((i) => i * 10);
+      },
+      { maxBatch: 4, concurrency: 1 },
+    );
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => b.submit(i)));
-    assert.deepEqual(results, Array.from({ length: 10 }, (_, i) => i * 10));
-    assert.deepEqual(batches.map((x) => x.length), [4, 4, 2]);
-    assert.deepEqual(batches.flat(), Array.from({ length: 10 }, (_, i) => i), 'submission order is kept across batches');
+    assert.deepEqual(
+      results,
+      Array.from({ length: 10 }, (_, i) => i * 10),
+    );
+    assert.deepEqual(
+      batches.map((x) => x.length),
+      [4, 4, 2],
+    );
+    assert.deepEqual(
+      batches.flat(),
+      Array.from({ length: 10 }, (_, i) => i),
+      'submission order is kept across batches',
+    );
   });
 
   test('items that arrive while a flush runs wait for it and then go together in the next one', async () => {
     const batches: number[][] = [];
     const gates: Gate[] = [];
-    const b = createBatcher<number, number>(async (items) => {
-      batches.push(items);
-      const g = deferred();
-      gates.push(g);
-      await g.promise;
-      return items;
-    }, { maxBatch: 100, concurrency: 1 });
+    const b = createBatcher<number, number>(
+      async (items) => {
+        batches.push(items);
+        const g = deferred();
+        gates.push(g);
+        await g.promise;
+        return items;
+      },
+      { maxBatch: 100, concurrency: 1 },
+    );
     const first = b.submit(1);
     await until(() => batches.length === 1, 'the first flush to start');
     const later = [2, 3, 4].map((i) => b.submit(i));
@@ -71,15 +98,18 @@ describe('batcher (group commit)', () => {
     let running = 0;
     let most = 0;
     const gates: Gate[] = [];
-    const b = createBatcher<number, number>(async (items) => {
-      running++;
-      most = Math.max(most, running);
-      const g = deferred();
-      gates.push(g);
-      await g.promise;
-      running--;
-      return items;
-    }, { maxBatch: 1, concurrency: 3 });
+    const b = createBatcher<number, number>(
+      async (items) => {
+        running++;
+        most = Math.max(most, running);
+        const g = deferred();
+        gates.push(g);
+        await g.promise;
+        running--;
+        return items;
+      },
+      { maxBatch: 1, concurrency: 3 },
+    );
     const all = Promise.all(Array.from({ length: 7 }, (_, i) => b.submit(i)));
     await until(() => gates.length === 3, 'three flushes to start');
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -96,30 +126,42 @@ describe('batcher (group commit)', () => {
   test('a failing flush rejects every caller of that batch with its error, and later batches still run', async () => {
     let calls = 0;
     const boom = new Error('disk full');
-    const b = createBatcher<string, string>(async (items) => {
-      calls++;
-      if (calls === 1) throw boom;
-      return items.map((s) => s.toUpperCase());
-    }, { maxBatch: 100, concurrency: 1 });
+    const b = createBatcher<string, string>(
+      async (items) => {
+        calls++;
+        if (calls === 1) throw boom;
+        return items.map((s) => s.toUpperCase());
+      },
+      { maxBatch: 100, concurrency: 1 },
+    );
     const failed = await Promise.allSettled(['a', 'b', 'c'].map((s) => b.submit(s)));
-    assert.deepEqual(failed.map((r) => r.status), ['rejected', 'rejected', 'rejected']);
-    for (const r of failed) assert.equal((r as PromiseRejectedResult).reason, boom, 'each waiter sees the flush error itself');
+    assert.deepEqual(
+      failed.map((r) => r.status),
+      ['rejected', 'rejected', 'rejected'],
+    );
+    for (const r of failed)
+      assert.equal((r as PromiseRejectedResult).reason, boom, 'each waiter sees the flush error itself');
     assert.equal(await b.submit('d'), 'D', 'the batcher goes on after a failed flush');
     await b.drain();
   });
 
   test('drain resolves at once when idle, else only when nothing is queued or in flight', async () => {
     const gates: Gate[] = [];
-    const b = createBatcher<number, number>(async (items) => {
-      const g = deferred();
-      gates.push(g);
-      await g.promise;
-      return items;
-    }, { maxBatch: 1, concurrency: 1 });
+    const b = createBatcher<number, number>(
+      async (items) => {
+        const g = deferred();
+        gates.push(g);
+        await g.promise;
+        return items;
+      },
+      { maxBatch: 1, concurrency: 1 },
+    );
     await b.drain();
     const submitted = [b.submit(1), b.submit(2)];
     let drained = false;
-    const draining = b.drain().then(() => { drained = true; });
+    const draining = b.drain().then(() => {
+      drained = true;
+    });
     await until(() => gates.length === 1, 'the first flush');
     gates[0]?.resolve();
     await until(() => gates.length === 2, 'the second flush');
@@ -130,7 +172,12 @@ describe('batcher (group commit)', () => {
   });
 
   test('drain also waits out a failing flush', async () => {
-    const b = createBatcher<number, number>(async () => { throw new Error('no'); }, { maxBatch: 10, concurrency: 1 });
+    const b = createBatcher<number, number>(
+      async () => {
+        throw new Error('no');
+      },
+      { maxBatch: 10, concurrency: 1 },
+    );
     const p = b.submit(1).catch((e: unknown) => e);
     await b.drain();
     assert.equal(((await p) as Error).message, 'no');

@@ -44,7 +44,11 @@ test('webhook URLs: https to a name or a public address passes; the rest is refu
     [`https://hooks.example.com/${'a'.repeat(2100)}`, /characters long; the limit is 2048/],
   ];
   for (const [url, why] of refused) {
-    assert.throws(() => checkWebhookUrl(url, false), (err: unknown) => err instanceof CommandError && why.test(err.message), url);
+    assert.throws(
+      () => checkWebhookUrl(url, false),
+      (err: unknown) => err instanceof CommandError && why.test(err.message),
+      url,
+    );
   }
 });
 
@@ -57,12 +61,18 @@ test('with allow-private, http and loopback pass but other schemes still do not'
 test('rotation: the new secret signs first, the old one until the overlap ends, then it is dropped', () => {
   const start: StoredSecret[] = [{ secret: 'whsec_old', created_at: 0, expires_at: null }];
   const rotated = rotateSecrets(start, 'whsec_new', 10 * DAY, DAY);
-  assert.deepEqual(rotated, [{ secret: 'whsec_new', created_at: 10 * DAY, expires_at: null }, { secret: 'whsec_old', created_at: 0, expires_at: 11 * DAY }]);
+  assert.deepEqual(rotated, [
+    { secret: 'whsec_new', created_at: 10 * DAY, expires_at: null },
+    { secret: 'whsec_old', created_at: 0, expires_at: 11 * DAY },
+  ]);
   assert.deepEqual(signingSecrets(rotated, 10 * DAY), ['whsec_new', 'whsec_old']);
   assert.deepEqual(signingSecrets(rotated, 11 * DAY - 1), ['whsec_new', 'whsec_old']);
   assert.deepEqual(signingSecrets(rotated, 11 * DAY), ['whsec_new']);
   // A second rotation after the overlap drops the expired one for good.
-  assert.deepEqual(rotateSecrets(rotated, 'whsec_third', 12 * DAY, DAY).map((s) => s.secret), ['whsec_third', 'whsec_new']);
+  assert.deepEqual(
+    rotateSecrets(rotated, 'whsec_third', 12 * DAY, DAY).map((s) => s.secret),
+    ['whsec_third', 'whsec_new'],
+  );
 });
 
 test('retry schedule: 2xx delivers; each failure waits the next step; after the last step it is given up', () => {

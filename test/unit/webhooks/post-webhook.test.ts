@@ -8,14 +8,25 @@ import type { LookupAddress } from 'node:dns';
 import { randomBytes } from 'node:crypto';
 import { generate } from 'selfsigned';
 import { Webhook } from 'standardwebhooks';
-import { checkedLookup, postWebhook, webhookAgent, type WebhookFailure, type WebhookResponse } from '../../../src/webhooks/post-webhook.js';
+import {
+  checkedLookup,
+  postWebhook,
+  webhookAgent,
+  type WebhookFailure,
+  type WebhookResponse,
+} from '../../../src/webhooks/post-webhook.js';
 import { signWebhook } from '../../../src/webhooks/sign-webhook.js';
 import { newWebhookSecret } from '../../../src/webhooks/webhook-secret.js';
 import { createResolver } from '../../../src/domains/create-resolver.js';
 import { resolverLookup } from '../../../src/delivery/smtp/resolver-lookup.js';
 import { startDnsServer, type DnsServer } from '../../helpers/dns-server.js';
 
-interface Received { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
+interface Received {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 /** A loopback HTTP server that records requests; `respond` decides the answer. */
 async function startServer(respond: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
@@ -25,14 +36,22 @@ async function startServer(respond: (req: http.IncomingMessage, res: http.Server
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() });
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      });
       respond(req, res);
     });
   });
   server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
-  const close = () => { server.closeAllConnections(); return new Promise<void>((r) => server.close(() => r())); };
+  const close = () => {
+    server.closeAllConnections();
+    return new Promise<void>((r) => server.close(() => r()));
+  };
   return { port, received, connections: () => connections, close, closeIdle: () => server.closeIdleConnections() };
 }
 
@@ -41,8 +60,12 @@ function stubLookup(table: Record<string, string[]>) {
   const calls: string[] = [];
   const lookup: net.LookupFunction = (hostname, options, callback) => {
     calls.push(hostname);
-    const addresses: LookupAddress[] = (table[hostname] ?? []).map((address) => ({ address, family: net.isIP(address) }));
-    if (addresses.length === 0) return callback(Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
+    const addresses: LookupAddress[] = (table[hostname] ?? []).map((address) => ({
+      address,
+      family: net.isIP(address),
+    }));
+    if (addresses.length === 0)
+      return callback(Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
     if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
     else callback(null, addresses[0]!.address, addresses[0]!.family);
   };
@@ -50,22 +73,43 @@ function stubLookup(table: Record<string, string[]>) {
 }
 
 const isError = (r: WebhookResponse | WebhookFailure): r is WebhookFailure => 'error' in r;
-const errorOf = (r: WebhookResponse | WebhookFailure) => { assert.ok(isError(r), `expected an error, got ${JSON.stringify(r)}`); return r.error; };
-const responseOf = (r: WebhookResponse | WebhookFailure) => { if (isError(r)) assert.fail(`expected a response, got ${r.error}`); return r; };
+const errorOf = (r: WebhookResponse | WebhookFailure) => {
+  assert.ok(isError(r), `expected an error, got ${JSON.stringify(r)}`);
+  return r.error;
+};
+const responseOf = (r: WebhookResponse | WebhookFailure) => {
+  if (isError(r)) assert.fail(`expected a response, got ${r.error}`);
+  return r;
+};
 const post = { headers: {}, body: '{"id":"evt_1"}', allowPrivate: false };
 
 let sink: Awaited<ReturnType<typeof startServer>>;
-before(async () => { sink = await startServer((_req, res) => res.writeHead(200).end('ok')); });
+before(async () => {
+  sink = await startServer((_req, res) => res.writeHead(200).end('ok'));
+});
 after(() => sink.close());
 
 test('IP-literal targets that are not public are refused at once, before any connect or lookup', async (t) => {
-  const targets = [`http://127.0.0.1:${sink.port}/hook`, `https://127.0.0.1:${sink.port}/hook`, 'http://10.0.0.1/hook', 'http://169.254.169.254/latest/meta-data/',
-    `http://[::ffff:127.0.0.1]:${sink.port}/hook`, `https://[::ffff:7f00:1]:${sink.port}/`, 'https://[::1]/', 'https://[fd00:ec2::254]/', 'http://2130706433/', 'https://0x7f.1/'];
+  const targets = [
+    `http://127.0.0.1:${sink.port}/hook`,
+    `https://127.0.0.1:${sink.port}/hook`,
+    'http://10.0.0.1/hook',
+    'http://169.254.169.254/latest/meta-data/',
+    `http://[::ffff:127.0.0.1]:${sink.port}/hook`,
+    `https://[::ffff:7f00:1]:${sink.port}/`,
+    'https://[::1]/',
+    'https://[fd00:ec2::254]/',
+    'http://2130706433/',
+    'https://0x7f.1/',
+  ];
   for (const url of targets) {
     await t.test(url, async () => {
       const { lookup, calls } = stubLookup({});
       // Settles before a macrotask could run: nothing was sent on the network.
-      const result = await Promise.race([postWebhook(url, { ...post, lookup }), new Promise<'late'>((r) => setImmediate(() => r('late')))]);
+      const result = await Promise.race([
+        postWebhook(url, { ...post, lookup }),
+        new Promise<'late'>((r) => setImmediate(() => r('late'))),
+      ]);
       assert.notEqual(result, 'late');
       assert.match(errorOf(result as WebhookFailure), /refused: .* is not a public address/);
       assert.deepEqual(calls, []);
@@ -84,7 +128,10 @@ test('a name that resolves to 127.0.0.1 is refused inside the lookup the socket 
 
 test('an answer mixing a public and a private address is refused', async () => {
   const { lookup } = stubLookup({ 'mixed.test': ['93.184.216.34', '::ffff:10.0.0.1'] });
-  assert.match(errorOf(await postWebhook('https://mixed.test/hook', { ...post, lookup })), /resolves to ::ffff:10\.0\.0\.1/);
+  assert.match(
+    errorOf(await postWebhook('https://mixed.test/hook', { ...post, lookup })),
+    /resolves to ::ffff:10\.0\.0\.1/,
+  );
 });
 
 test('a name a real DNS server resolves to 127.0.0.1 is refused (resolver lookup)', async () => {
@@ -103,17 +150,24 @@ test('http:// is refused without allowPrivate, even to a name', async () => {
   const { lookup, calls } = stubLookup({ 'example.test': ['93.184.216.34'] });
   assert.match(errorOf(await postWebhook('http://example.test/hook', { ...post, lookup })), /must use https/);
   assert.deepEqual(calls, []);
-  assert.match(errorOf(await postWebhook('ftp://example.test/hook', { ...post, allowPrivate: true })), /must use https/);
+  assert.match(
+    errorOf(await postWebhook('ftp://example.test/hook', { ...post, allowPrivate: true })),
+    /must use https/,
+  );
   assert.match(errorOf(await postWebhook('not a url', post)), /invalid webhook URL/);
 });
 
 test('a 302 to 127.0.0.1 is returned as a status and never followed', async () => {
   const target = await startServer((_req, res) => res.writeHead(200).end('internal'));
-  const redirector = await startServer((_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${target.port}/admin` }).end('moved'));
+  const redirector = await startServer((_req, res) =>
+    res.writeHead(302, { location: `http://127.0.0.1:${target.port}/admin` }).end('moved'),
+  );
   try {
     // The first hop is a public-looking name; allowPrivate only so the test can reach loopback.
     const { lookup } = stubLookup({ 'hooks.customer.test': ['127.0.0.1'] });
-    const result = responseOf(await postWebhook(`http://hooks.customer.test:${redirector.port}/hook`, { ...post, allowPrivate: true, lookup }));
+    const result = responseOf(
+      await postWebhook(`http://hooks.customer.test:${redirector.port}/hook`, { ...post, allowPrivate: true, lookup }),
+    );
     assert.equal(result.status, 302);
     assert.equal(result.responseSnippet, 'moved');
     assert.equal(redirector.received.length, 1);
@@ -129,7 +183,10 @@ test('with allowPrivate off, a public https endpoint answering 302 to 127.0.0.1 
   // agent then carries that connection to a loopback server standing in for the public host (the
   // machine has no route to the internet). Its 302 points at a second server on 127.0.0.1.
   const pems = await generate([{ name: 'commonName', value: 'hooks.customer.test' }], {
-    keyType: 'rsa', keySize: 2048, algorithm: 'sha256', extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'hooks.customer.test' }] }],
+    keyType: 'rsa',
+    keySize: 2048,
+    algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'hooks.customer.test' }] }],
   });
   const inside = await startServer((_req, res) => res.writeHead(200).end('internal'));
   const redirector = https.createServer({ cert: pems.cert, key: pems.private }, (req, res) => {
@@ -144,18 +201,22 @@ test('with allowPrivate off, a public https endpoint answering 302 to 127.0.0.1 
   class PublicHostAgent extends https.Agent {
     override createConnection(options: tls.ConnectionOptions): net.Socket {
       // The real check runs on the public answer; only then is the socket pointed at loopback.
-      const toLoopback: net.LookupFunction = (hostname, opts, callback) => checked(hostname, { ...opts, all: false }, (err, address, family) => {
-        if (err) return callback(err, '', 4);
-        checkedAddress = address as string;
-        if (opts.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
-        else callback(null, '127.0.0.1', family);
-      });
+      const toLoopback: net.LookupFunction = (hostname, opts, callback) =>
+        checked(hostname, { ...opts, all: false }, (err, address, family) => {
+          if (err) return callback(err, '', 4);
+          checkedAddress = address as string;
+          if (opts.all)
+            (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+          else callback(null, '127.0.0.1', family);
+        });
       return tls.connect({ ...options, port, lookup: toLoopback, ca: pems.cert, servername: 'hooks.customer.test' });
     }
   }
   const agent = new PublicHostAgent({ keepAlive: false });
   try {
-    const result = responseOf(await postWebhook('https://hooks.customer.test/hook', { ...post, allowPrivate: false, lookup, agent }));
+    const result = responseOf(
+      await postWebhook('https://hooks.customer.test/hook', { ...post, allowPrivate: false, lookup, agent }),
+    );
     assert.equal(result.status, 302);
     assert.equal(result.responseSnippet, 'moved');
     assert.equal(checkedAddress, '93.184.216.34', 'the address check saw the public answer');
@@ -174,8 +235,12 @@ test('with allowPrivate a signed POST to loopback delivers the body and headers'
   try {
     const secret = newWebhookSecret(randomBytes);
     const body = JSON.stringify({ id: 'evt_1', event: 'delivered', tags: ['ü'] });
-    const headers = { ...signWebhook({ id: 'evt_1', timestampSeconds: Math.floor(Date.now() / 1000), body, secrets: [secret] }) };
-    const result = responseOf(await postWebhook(`http://127.0.0.1:${server.port}/hooks/in?x=1`, { headers, body, allowPrivate: true }));
+    const headers = {
+      ...signWebhook({ id: 'evt_1', timestampSeconds: Math.floor(Date.now() / 1000), body, secrets: [secret] }),
+    };
+    const result = responseOf(
+      await postWebhook(`http://127.0.0.1:${server.port}/hooks/in?x=1`, { headers, body, allowPrivate: true }),
+    );
     assert.equal(result.status, 204);
     assert.equal(result.responseSnippet, '');
     assert.ok(result.durationMs >= 0);
@@ -187,7 +252,11 @@ test('with allowPrivate a signed POST to loopback delivers the body and headers'
     assert.equal(got.headers['content-type'], 'application/json');
     assert.equal(got.headers['content-length'], String(Buffer.byteLength(body)));
     assert.equal(got.headers['webhook-id'], 'evt_1');
-    const received = { 'webhook-id': String(got.headers['webhook-id']), 'webhook-timestamp': String(got.headers['webhook-timestamp']), 'webhook-signature': String(got.headers['webhook-signature']) };
+    const received = {
+      'webhook-id': String(got.headers['webhook-id']),
+      'webhook-timestamp': String(got.headers['webhook-timestamp']),
+      'webhook-signature': String(got.headers['webhook-signature']),
+    };
     assert.deepEqual(new Webhook(secret).verify(got.body, received), JSON.parse(body));
   } finally {
     await server.close();
@@ -207,7 +276,10 @@ test('a non-2xx is a result with the first 500 characters of the body', async ()
 
 test('a server that never answers gives a timeout error after timeoutMs', async () => {
   const sockets = new Set<net.Socket>();
-  const silent = net.createServer((s) => { sockets.add(s); s.on('error', () => {}); });
+  const silent = net.createServer((s) => {
+    sockets.add(s);
+    s.on('error', () => {});
+  });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   try {
     const port = (silent.address() as net.AddressInfo).port;
@@ -227,7 +299,10 @@ test('a refused connection is an error, not a throw', async () => {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const port = (probe.address() as net.AddressInfo).port;
   await new Promise<void>((r) => probe.close(() => r()));
-  assert.match(errorOf(await postWebhook(`http://127.0.0.1:${port}/`, { ...post, allowPrivate: true })), /ECONNREFUSED/);
+  assert.match(
+    errorOf(await postWebhook(`http://127.0.0.1:${port}/`, { ...post, allowPrivate: true })),
+    /ECONNREFUSED/,
+  );
 });
 
 test('a keep-alive agent reuses one connection for POSTs in sequence', async () => {
@@ -235,7 +310,11 @@ test('a keep-alive agent reuses one connection for POSTs in sequence', async () 
   const agent = webhookAgent('http:', checkedLookup(true, undefined), 8);
   try {
     for (let i = 0; i < 5; i++) {
-      assert.equal(responseOf(await postWebhook(`http://127.0.0.1:${server.port}/`, { ...post, allowPrivate: true, agent })).status, 200);
+      assert.equal(
+        responseOf(await postWebhook(`http://127.0.0.1:${server.port}/`, { ...post, allowPrivate: true, agent }))
+          .status,
+        200,
+      );
     }
     assert.equal(server.received.length, 5);
     assert.equal(server.connections(), 1);
@@ -250,7 +329,11 @@ test('an agent built on the checked lookup refuses a name resolving to 127.0.0.1
   const agent = webhookAgent('https:', checkedLookup(false, lookup), 8);
   try {
     // The agent's own lookup wins over the request's, so every socket it opens is checked.
-    const result = await postWebhook(`https://evil.test:${sink.port}/hook`, { ...post, agent, lookup: stubLookup({ 'evil.test': ['93.184.216.34'] }).lookup });
+    const result = await postWebhook(`https://evil.test:${sink.port}/hook`, {
+      ...post,
+      agent,
+      lookup: stubLookup({ 'evil.test': ['93.184.216.34'] }).lookup,
+    });
     assert.match(errorOf(result), /refused: evil\.test resolves to 127\.0\.0\.1/);
     assert.equal(sink.connections(), 0);
   } finally {
@@ -262,11 +345,17 @@ test('a pooled socket the server closed while idle is retried once on a new conn
   const server = await startServer((_req, res) => res.writeHead(200, { connection: 'keep-alive' }).end('ok'));
   const agent = webhookAgent('http:', checkedLookup(true, undefined), 8);
   try {
-    assert.equal(responseOf(await postWebhook(`http://127.0.0.1:${server.port}/`, { ...post, allowPrivate: true, agent })).status, 200);
+    assert.equal(
+      responseOf(await postWebhook(`http://127.0.0.1:${server.port}/`, { ...post, allowPrivate: true, agent })).status,
+      200,
+    );
     // Close every server-side socket while the client still holds it in its pool.
     server.closeIdle();
     await new Promise<void>((resolve) => setImmediate(resolve));
-    assert.equal(responseOf(await postWebhook(`http://127.0.0.1:${server.port}/`, { ...post, allowPrivate: true, agent })).status, 200);
+    assert.equal(
+      responseOf(await postWebhook(`http://127.0.0.1:${server.port}/`, { ...post, allowPrivate: true, agent })).status,
+      200,
+    );
     assert.equal(server.received.length, 2);
   } finally {
     agent.destroy();
@@ -276,11 +365,18 @@ test('a pooled socket the server closed while idle is retried once on a new conn
 
 test('aborting the signal ends a POST at once with an error', async () => {
   const sockets = new Set<net.Socket>();
-  const silent = net.createServer((s) => { sockets.add(s); s.on('error', () => {}); });
+  const silent = net.createServer((s) => {
+    sockets.add(s);
+    s.on('error', () => {});
+  });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   try {
     const abort = new AbortController();
-    const pending = postWebhook(`http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/`, { ...post, allowPrivate: true, signal: abort.signal });
+    const pending = postWebhook(`http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/`, {
+      ...post,
+      allowPrivate: true,
+      signal: abort.signal,
+    });
     while (sockets.size === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     abort.abort();
     assert.match(errorOf(await pending), /aborted/);

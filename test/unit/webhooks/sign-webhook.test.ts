@@ -74,12 +74,25 @@ test('a tampered body, id or timestamp fails verification', () => {
 
 test('signWebhook refuses no secrets and non-integer timestamps', () => {
   assert.throws(() => signWebhook({ id: 'e', timestampSeconds: 1, body: '{}', secrets: [] }), /at least one secret/);
-  assert.throws(() => signWebhook({ id: 'e', timestampSeconds: 1.5, body: '{}', secrets: ['whsec_AAAA'] }), /whole Unix seconds/);
+  assert.throws(
+    () => signWebhook({ id: 'e', timestampSeconds: 1.5, body: '{}', secrets: ['whsec_AAAA'] }),
+    /whole Unix seconds/,
+  );
 });
 
 test('the payload is the snake_case event record, with exactly its nine fields in order', () => {
   const body = webhookPayload({ ...record, extra: 'not sent' } as EventRecord);
   const parsed = JSON.parse(body) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(parsed), ['id', 'event', 'occurred_at', 'message_id', 'from', 'to', 'subject', 'tags', 'details']);
+  assert.deepEqual(Object.keys(parsed), [
+    'id',
+    'event',
+    'occurred_at',
+    'message_id',
+    'from',
+    'to',
+    'subject',
+    'tags',
+    'details',
+  ]);
   assert.deepEqual(parsed, record);
 });
