@@ -36,10 +36,12 @@ export async function migrate(db: Kysely<any>, dialect: DialectName, upTo?: stri
   for (let attempt = 1; ; attempt++) {
     const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
     if (!error) return;
-    // Kysely looks for its migration table by listing the tables of every schema in the database;
-    // a schema dropped by someone else during that catalog read fails it with 3F000 (invalid
-    // schema name) for a schema that is not ours. Nothing was migrated then: read again.
-    if (attempt < 5 && isOtherSchemaGone(error, migrationTableSchema)) continue;
+    // Kysely looks for its migration table by listing the tables and columns of every schema in
+    // the database. Another schema changed by someone else during that catalog read fails it: a
+    // dropped schema with 3F000 (invalid schema name), a table or column dropped or renamed by a
+    // concurrent migration with 42P01 or 42703 (from pg_get_serial_sequence). Kysely then returns
+    // no results at all, as nothing was migrated yet: read again.
+    if (attempt < 5 && results === undefined && isCatalogReadRace(error, migrationTableSchema)) continue;
     const failed = results?.find((r) => r.status === 'Error');
     const what = failed ? `migration ${failed.migrationName} failed` : 'migration failed';
     throw new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -50,4 +52,14 @@ export async function migrate(db: Kysely<any>, dialect: DialectName, upTo?: stri
 export function isOtherSchemaGone(error: unknown, ours: string | undefined): boolean {
   const e = error as { code?: string; message?: string };
   return e.code === '3F000' && ours !== undefined && !(e.message ?? '').includes(`"${ours}"`);
+}
+
+/**
+ * True for an error that a concurrent change to another schema can cause while Kysely reads the
+ * catalog before migrating: 3F000 for another schema (above), or 42P01/42703 (undefined table or
+ * column, which pg_get_serial_sequence raises for a relation altered mid-read).
+ */
+export function isCatalogReadRace(error: unknown, ours: string | undefined): boolean {
+  const code = (error as { code?: string }).code;
+  return isOtherSchemaGone(error, ours) || (ours !== undefined && (code === '42P01' || code === '42703'));
 }

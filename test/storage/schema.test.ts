@@ -62,3 +62,14 @@ test('migrate reads again only when another schema vanished during its catalog r
   assert.equal(isOtherSchemaGone({ code: '42P01', message: 'relation "x" does not exist' }, 't_ours'), false);
   assert.equal(isOtherSchemaGone({ code: '3F000', message: 'schema "t_other" does not exist' }, undefined), false);
 });
+
+test("a catalog read that races another schema's migration (42703 or 42P01) is read again, on PostgreSQL only", async () => {
+  const { isCatalogReadRace } = await import('../../src/storage/migrate.js');
+  const column = { code: '42703', message: 'column "message_id" of relation "jobs" does not exist' };
+  assert.equal(isCatalogReadRace(column, 't_ours'), true);
+  assert.equal(isCatalogReadRace({ code: '42P01', message: 'relation "jobs" does not exist' }, 't_ours'), true);
+  assert.equal(isCatalogReadRace({ code: '3F000', message: 'schema "t_other" does not exist' }, 't_ours'), true);
+  assert.equal(isCatalogReadRace({ code: '3F000', message: 'schema "t_ours" does not exist' }, 't_ours'), false);
+  assert.equal(isCatalogReadRace({ code: '23505', message: 'duplicate key' }, 't_ours'), false);
+  assert.equal(isCatalogReadRace(column, undefined), false, 'SQLite has no other schemas to race');
+});
