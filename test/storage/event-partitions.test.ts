@@ -13,6 +13,7 @@ import {
   PARTITION_MONTHS_AHEAD,
 } from '../../src/storage/event-partitions.js';
 import { migrate } from '../../src/storage/migrate.js';
+import { startScheduler } from '../../src/scheduler/start-scheduler.js';
 import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
 import { createTestDb, testDialects, type TestDb } from '../helpers/test-db.js';
 
@@ -167,6 +168,63 @@ for (const dialect of testDialects()) {
       if (dialect === 'postgres') {
         const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM events_default`.execute(t.db);
         assert.equal(Number(rows[0]!.n), 0, 'nothing of a partitioned month stays in DEFAULT');
+      }
+    });
+
+    test('sends across a month boundary: the scheduler started at the turn of the month makes the new months while inserts go on', async () => {
+      const t = await setup();
+      // The last second of a month, with the partitions a start makes.
+      const next = partitionFor(t.clock.now() + 40 * DAY).from;
+      t.clock.set(next - 1000);
+      await ensureEventPartitions(t.db, dialect, t.clock.now() - EVENT_RETENTION_MS, t.clock.now());
+      const failures: string[] = [];
+      let written = 0;
+      let stop = false;
+      let n = 10_000;
+      const writer = async (): Promise<void> => {
+        while (!stop) {
+          const at = t.clock.now();
+          try {
+            await write(t, [event(t, at, n++), event(t, at, n++)]);
+            written += 2;
+          } catch (err) {
+            failures.push((err as Error).message);
+          }
+          await new Promise((r) => setImmediate(r));
+        }
+      };
+      const writers = Array.from({ length: 4 }, () => writer());
+      const until = async (cond: () => boolean): Promise<void> => {
+        const deadline = Date.now() + 20_000;
+        while (!cond()) {
+          if (Date.now() > deadline) throw new Error('timed out');
+          await new Promise((r) => setImmediate(r));
+        }
+      };
+      try {
+        await until(() => written >= 100 || failures.length > 0);
+        t.clock.advance(2000); // past midnight: the new month
+        const scheduler = startScheduler(t); // its first run is at once
+        await until(() => written >= 300 || failures.length > 0);
+        await scheduler.stop();
+      } finally {
+        stop = true;
+        await Promise.all(writers);
+      }
+      assert.deepEqual(failures.slice(0, 3), []);
+      const before = await t.db.selectFrom('events').select('id').where('occurred_at', '<', next).execute();
+      const after = await t.db.selectFrom('events').select('id').where('occurred_at', '>=', next).execute();
+      assert.ok(before.length > 0 && after.length > 0, 'events on both sides of the boundary');
+      assert.equal(before.length + after.length, written);
+      if (dialect === 'postgres') {
+        assert.equal(await home(t, after[0]!.id), partitionFor(next).name, 'the new month has its own partition');
+        const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM events_default`.execute(t.db);
+        assert.equal(Number(rows[0]!.n), 0, 'nothing in DEFAULT');
+        const names = (await listEventPartitions(t.db)).map((p) => p.name);
+        assert.ok(
+          names.includes(partitionFor(next + (PARTITION_MONTHS_AHEAD + 0.5) * 31 * DAY).name),
+          'the months ahead now reach past the new month',
+        );
       }
     });
 
