@@ -16,6 +16,52 @@ export interface AuthContext {
   account: { id: string; rateLimit: number; monthlyQuota: number | null };
 }
 
+/**
+ * What every credential (API key, SMTP login) resolves to, read in the same query as the credential
+ * itself: its domain (`d`) and the domain's account (`a`). Shared so the three lookups cannot drift.
+ */
+export const CONTEXT_COLUMNS = [
+  'd.id as domain_id',
+  'd.name',
+  'd.status',
+  'd.sandbox',
+  'd.track_opens',
+  'd.track_clicks',
+  'd.unsubscribe',
+  'a.id as account_id',
+  'a.rate_limit',
+  'a.monthly_quota',
+] as const;
+
+/** The row those columns give, as an AuthContext for the credential `keyId`. */
+export function toAuthContext(
+  keyId: string,
+  row: {
+    domain_id: string;
+    name: string;
+    status: DomainStatus;
+    sandbox: number;
+    track_opens: number;
+    track_clicks: number;
+    unsubscribe: number;
+    account_id: string;
+    rate_limit: number;
+    monthly_quota: number | null;
+  },
+): AuthContext {
+  return {
+    keyId,
+    domain: {
+      id: row.domain_id,
+      name: row.name,
+      status: row.status,
+      sandbox: row.sandbox === 1,
+      tracking: domainTracking(row),
+    },
+    account: { id: row.account_id, rateLimit: row.rate_limit, monthlyQuota: row.monthly_quota },
+  };
+}
+
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
@@ -37,33 +83,10 @@ export async function authenticate(
     .selectFrom('api_keys as k')
     .innerJoin('domains as d', 'd.id', 'k.domain_id')
     .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select([
-      'k.id as key_id',
-      'd.id as domain_id',
-      'd.name',
-      'd.status',
-      'd.sandbox',
-      'd.track_opens',
-      'd.track_clicks',
-      'd.unsubscribe',
-      'a.id as account_id',
-      'a.rate_limit',
-      'a.monthly_quota',
-    ])
+    .select(['k.id as key_id', ...CONTEXT_COLUMNS])
     .where('k.key_hash', '=', hashApiKey(key))
     .where('k.revoked_at', 'is', null)
     .$if(!deps.config.sandbox, (q) => q.where('d.sandbox', '=', 0))
     .executeTakeFirst();
-  if (!row) return null;
-  return {
-    keyId: row.key_id,
-    domain: {
-      id: row.domain_id,
-      name: row.name,
-      status: row.status,
-      sandbox: row.sandbox === 1,
-      tracking: domainTracking(row),
-    },
-    account: { id: row.account_id, rateLimit: row.rate_limit, monthlyQuota: row.monthly_quota },
-  };
+  return row ? toAuthContext(row.key_id, row) : null;
 }

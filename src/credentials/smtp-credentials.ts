@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { CommandError } from '../core/command-error.js';
 import { findDomain } from '../domains/add-domain.js';
-import { domainTracking, type AuthContext } from './authenticate.js';
+import { CONTEXT_COLUMNS, toAuthContext, type AuthContext } from './authenticate.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 
 /** A freshly made SMTP login: the password is returned once and only its hash is stored. */
@@ -126,27 +126,14 @@ export async function authenticateSmtp(
     .selectFrom('smtp_credentials as c')
     .innerJoin('domains as d', 'd.id', 'c.domain_id')
     .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select([
-      'c.id as cred_id',
-      'c.password_hash',
-      'd.id as domain_id',
-      'd.name',
-      'd.status',
-      'd.sandbox',
-      'd.track_opens',
-      'd.track_clicks',
-      'd.unsubscribe',
-      'a.id as account_id',
-      'a.rate_limit',
-      'a.monthly_quota',
-    ])
+    .select(['c.id as cred_id', 'c.password_hash', ...CONTEXT_COLUMNS])
     .where('c.username', '=', username)
     .where('c.revoked_at', 'is', null)
     .$if(!deps.config.sandbox, (q) => q.where('d.sandbox', '=', 0))
     .executeTakeFirst();
   const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
   if (!row || !ok) return null;
-  return toContext(row);
+  return toAuthContext(row.cred_id, row);
 }
 
 /**
@@ -161,48 +148,10 @@ export async function smtpContext(
     .selectFrom('smtp_credentials as c')
     .innerJoin('domains as d', 'd.id', 'c.domain_id')
     .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select([
-      'c.id as cred_id',
-      'd.id as domain_id',
-      'd.name',
-      'd.status',
-      'd.sandbox',
-      'd.track_opens',
-      'd.track_clicks',
-      'd.unsubscribe',
-      'a.id as account_id',
-      'a.rate_limit',
-      'a.monthly_quota',
-    ])
+    .select(['c.id as cred_id', ...CONTEXT_COLUMNS])
     .where('c.id', '=', credentialId)
     .where('c.revoked_at', 'is', null)
     .$if(!deps.config.sandbox, (q) => q.where('d.sandbox', '=', 0))
     .executeTakeFirst();
-  return row ? toContext(row) : null;
-}
-
-function toContext(row: {
-  cred_id: string;
-  domain_id: string;
-  name: string;
-  status: AuthContext['domain']['status'];
-  sandbox: number;
-  track_opens: number;
-  track_clicks: number;
-  unsubscribe: number;
-  account_id: string;
-  rate_limit: number;
-  monthly_quota: number | null;
-}): AuthContext {
-  return {
-    keyId: row.cred_id,
-    domain: {
-      id: row.domain_id,
-      name: row.name,
-      status: row.status,
-      sandbox: row.sandbox === 1,
-      tracking: domainTracking(row),
-    },
-    account: { id: row.account_id, rateLimit: row.rate_limit, monthlyQuota: row.monthly_quota },
-  };
+  return row ? toAuthContext(row.cred_id, row) : null;
 }
