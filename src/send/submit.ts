@@ -25,29 +25,8 @@ import { persistMessages, type MessagePlan, type PersistResult } from './persist
 import { requestFingerprint, type SendRequest } from './send-request.js';
 import { ByteGate, OFFLOAD_MIN_BYTES, OffloadBusyError, sharedOffload, yieldToLoop } from './offload.js';
 import { smtpContext } from '../credentials/smtp-credentials.js';
-import { parseSubmission, type Envelope } from '../smtp/parse-submission.js';
-import { rewriteSubmission } from '../smtp/rewrite-submission.js';
 import { resolveTracking, unsubscribeConflict } from '../feedback/tracking-settings.js';
-
-/** A send as it arrives over HTTP. */
-export interface HttpSubmission {
-  source: 'http';
-  authorization: string | undefined;
-  /** The key already resolved from `authorization` (the API checks it before reading the body). */
-  auth?: AuthContext;
-  contentType: string | undefined;
-  body: Buffer | undefined;
-  idempotencyKey: string | undefined;
-}
-
-/** A message received by the SMTP relay: the same pipeline, its own first two steps. */
-export interface SmtpSubmission {
-  source: 'smtp';
-  /** The credential the session authenticated with; read again here, so a revocation mid-session counts. */
-  credentialId: string;
-  raw: Buffer;
-  envelope: Envelope;
-}
+import type { Intake, IntakeSource, WholeMessage } from './intake.js';
 
 /** The response to an accepted send (docs/api.md, `POST /v1/send`). */
 export interface SendResponse {
@@ -62,7 +41,17 @@ export type SubmitResult =
 
 /** The submit pipeline: one per process, shared by every intake, with its group-commit batcher. */
 export interface SubmitPipeline {
-  submit(input: HttpSubmission | SmtpSubmission): Promise<SubmitResult>;
+  submit(intake: Intake): Promise<SubmitResult>;
+  /**
+   * The suppression step's rule for one recipient, for an intake that answers recipient by
+   * recipient (the relay at RCPT TO, where the HTTP API refuses the whole request): null, or the
+   * `recipient_suppressed` refusal after its `rejected-by-system` event is written (`from` is the
+   * envelope sender, as the message is never composed).
+   */
+  checkRecipient(
+    auth: AuthContext,
+    recipient: { address: string; from: string; source: IntakeSource },
+  ): Promise<ApiError | null>;
   /**
    * The refusal a submission of `bytes` would get now for want of room among large messages, or
    * null: an intake that knows the size before it reads the body (HTTP's Content-Length) asks
@@ -112,10 +101,151 @@ function toStored(result: SubmitResult): StoredResponse {
 }
 
 /**
- * Builds the pipeline (docs/architecture.md, "The submit pipeline"): authenticate → validate →
- * idempotency → rate limit → sender domain → suppression → quota → compose → persist. Each step
- * returns a value; a refusal stops the pipeline. 202 is answered only after persist's transaction
- * committed.
+ * The compose step's work: the message fixed at submit time (Message-ID, Date, the From after the
+ * sender-domain rule, bodies, tracking flags) and every row its acceptance writes, for the persist
+ * step's one transaction. A whole message (`req.mime`) keeps its own bytes; only its owned headers
+ * are rewritten, by the rewrite its intake passed in.
+ */
+export function planMessage(
+  deps: Pick<Deps, 'clock' | 'ids' | 'config'>,
+  input: {
+    auth: AuthContext;
+    req: SendRequest;
+    from: Mailbox;
+    key: string | undefined;
+    rewrite?: WholeMessage['rewrite'] | undefined;
+  },
+): { plan: MessagePlan; body: SendResponse } {
+  const { auth, req, from, key: idemKey, rewrite } = input;
+  const now = deps.clock.now();
+  const id = deps.ids.next('msg', now);
+  const draft = composeDraft({
+    id,
+    hostname: deps.config.hostname,
+    now,
+    from,
+    to: req.to,
+    subject: req.subject,
+    html: req.html,
+    text: req.text,
+    headers: req.headers,
+  });
+  // A relayed message keeps its own bytes (a client's MIME is passed through); only its owned
+  // headers are rewritten.
+  let mime: string | null = null;
+  if (req.mime) {
+    if (rewrite === undefined) throw new Error('a whole message is composed with the rewrite of its intake');
+    mime = rewrite(req.mime.raw, { from, messageId: draft.messageId, date: draft.date }).toString('latin1');
+  }
+  const content = mime === null ? JSON.stringify(draft) : null;
+  const body: SendResponse = { id, status: 'queued', dkim: 'signed', dmarc: 'aligned' };
+  const tracking = resolveTracking(auth.domain.tracking, req);
+  const recipients = req.to.map((m) => ({
+    id: deps.ids.next('rcp', now),
+    message_id: id,
+    address: m.address,
+    domain: m.domain,
+    status: 'queued',
+    updated_at: now,
+  }));
+  const p: MessagePlan = {
+    message: {
+      id,
+      account_id: auth.account.id,
+      domain_id: auth.domain.id,
+      from_address: from.address,
+      subject: req.subject,
+      tags: JSON.stringify(req.tags),
+      content,
+      mime,
+      size: mime === null ? Buffer.byteLength(content ?? '') : mime.length,
+      created_at: now,
+      track_opens: tracking.opens ? 1 : 0,
+      track_clicks: tracking.clicks ? 1 : 0,
+      unsubscribe: tracking.unsubscribe ? 1 : 0,
+    },
+    recipients,
+    events: recipients.map((r) => ({
+      id: deps.ids.next('evt', now),
+      accountId: auth.account.id,
+      domainId: auth.domain.id,
+      messageId: id,
+      event: 'accepted-by-system' as const,
+      recipient: r.address,
+      from: from.address,
+      subject: req.subject,
+      tags: req.tags,
+      details: {},
+      occurredAt: now,
+    })),
+    jobs: recipients.map((r) => ({
+      id: deps.ids.next('job', now),
+      kind: 'deliver',
+      message_id: id,
+      recipient_id: r.id,
+      run_at: now,
+      attempts: 0,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      created_at: now,
+    })),
+    volume: {
+      accountId: auth.account.id,
+      month: monthOf(now),
+      count: recipients.length,
+      quota: auth.account.monthlyQuota,
+    },
+    idempotency:
+      idemKey === undefined ? null : { domainId: auth.domain.id, key: idemKey, response: { status: 202, body } },
+  };
+  return { plan: p, body };
+}
+
+// The value the steps build, one stage more after each step (docs/architecture.md, "The submit pipeline").
+interface Received {
+  intake: Intake;
+}
+interface Authenticated extends Received {
+  auth: AuthContext;
+}
+interface Validated extends Authenticated {
+  req: SendRequest;
+  key: string | undefined;
+}
+interface Claimed extends Validated {
+  /** The Idempotency-Key this submission holds: completed with its outcome, or released (see `run`). */
+  claim: { domainId: string; key: string } | null;
+}
+interface Checked extends Claimed {
+  /** The From to send with, after the sender-domain rule. */
+  from: Mailbox;
+}
+interface Composed extends Checked {
+  plan: MessagePlan;
+  body: SendResponse;
+  large: boolean;
+}
+
+/** What ends the pipeline early (a refusal, an idempotent replay) or at its end (the persist step's outcome). */
+interface Done {
+  done: SubmitResult;
+}
+const done = (result: SubmitResult): Done => ({ done: result });
+
+type StepIn<S> = S extends (v: infer I) => unknown ? I : never;
+type StepOut<S> = S extends (v: never) => Promise<infer O> ? Exclude<O, Done> : never;
+/** `true` when each step of the list takes what the step before it gives: a misordered list does not compile. */
+type Chained<S extends readonly unknown[]> = S extends readonly [infer A, infer B, ...infer R]
+  ? [StepOut<A>] extends [StepIn<B>]
+    ? Chained<readonly [B, ...R]>
+    : never
+  : true;
+
+/**
+ * Builds the pipeline (docs/architecture.md, "The submit pipeline"): the steps below, in the order
+ * of `steps`, each taking the value built so far and returning the next one or the result that
+ * ends it (a refusal, a replay). 202 is answered only after persist's transaction committed.
  */
 export function createSubmitPipeline(
   deps: Deps,
@@ -134,8 +264,8 @@ export function createSubmitPipeline(
   /** Refusals that have recipients leave a `rejected-by-system` event per recipient. */
   async function recordRejection(
     auth: AuthContext,
-    req: SendRequest,
-    from: Mailbox,
+    req: Pick<SendRequest, 'subject' | 'tags'>,
+    from: string,
     recipients: { address: string; details: Record<string, unknown> }[],
     result: SubmitResult,
     idemKey: string | undefined,
@@ -149,7 +279,7 @@ export function createSubmitPipeline(
       messageId,
       event: 'rejected-by-system',
       recipient: r.address,
-      from: from.address,
+      from,
       subject: req.subject,
       tags: req.tags,
       details: r.details,
@@ -161,128 +291,140 @@ export function createSubmitPipeline(
     });
   }
 
-  function plan(
+  /**
+   * The suppression rule, for the suppression step and `checkRecipient` alike: the addresses of
+   * `addresses` on the account's suppression list, with the details of their rejection.
+   */
+  async function suppressedAmong(
     auth: AuthContext,
-    req: SendRequest,
-    from: Mailbox,
-    idemKey: string | undefined,
-  ): { plan: MessagePlan; body: SendResponse } {
-    const now = deps.clock.now();
-    const id = deps.ids.next('msg', now);
-    const draft = composeDraft({
-      id,
-      hostname: deps.config.hostname,
-      now,
-      from,
-      to: req.to,
-      subject: req.subject,
-      html: req.html,
-      text: req.text,
-      headers: req.headers,
-    });
-    // A relayed message keeps its own bytes (a client's MIME is passed through); only its owned
-    // headers are rewritten.
-    const mime = req.mime
-      ? rewriteSubmission(req.mime.raw, { from, messageId: draft.messageId, date: draft.date }).toString('latin1')
-      : null;
-    const content = mime === null ? JSON.stringify(draft) : null;
-    const body: SendResponse = { id, status: 'queued', dkim: 'signed', dmarc: 'aligned' };
-    const tracking = resolveTracking(auth.domain.tracking, req);
-    const recipients = req.to.map((m) => ({
-      id: deps.ids.next('rcp', now),
-      message_id: id,
-      address: m.address,
-      domain: m.domain,
-      status: 'queued',
-      updated_at: now,
-    }));
-    const p: MessagePlan = {
-      message: {
-        id,
-        account_id: auth.account.id,
-        domain_id: auth.domain.id,
-        from_address: from.address,
-        subject: req.subject,
-        tags: JSON.stringify(req.tags),
-        content,
-        mime,
-        size: mime === null ? Buffer.byteLength(content ?? '') : mime.length,
-        created_at: now,
-        track_opens: tracking.opens ? 1 : 0,
-        track_clicks: tracking.clicks ? 1 : 0,
-        unsubscribe: tracking.unsubscribe ? 1 : 0,
-      },
-      recipients,
-      events: recipients.map((r) => ({
-        id: deps.ids.next('evt', now),
-        accountId: auth.account.id,
-        domainId: auth.domain.id,
-        messageId: id,
-        event: 'accepted-by-system' as const,
-        recipient: r.address,
-        from: from.address,
-        subject: req.subject,
-        tags: req.tags,
-        details: {},
-        occurredAt: now,
-      })),
-      jobs: recipients.map((r) => ({
-        id: deps.ids.next('job', now),
-        kind: 'deliver',
-        message_id: id,
-        recipient_id: r.id,
-        run_at: now,
-        attempts: 0,
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-        created_at: now,
-      })),
-      volume: {
-        accountId: auth.account.id,
-        month: monthOf(now),
-        count: recipients.length,
-        quota: auth.account.monthlyQuota,
-      },
-      idempotency:
-        idemKey === undefined ? null : { domainId: auth.domain.id, key: idemKey, response: { status: 202, body } },
-    };
-    return { plan: p, body };
+    addresses: string[],
+  ): Promise<{ address: string; details: Record<string, unknown> }[]> {
+    const suppressed = await findSuppressed(deps.db, auth.account.id, addresses);
+    return addresses
+      .filter((a) => suppressed.has(a.toLowerCase()))
+      .map((a) => ({
+        address: a,
+        details: { reason: 'suppressed', suppression_reason: suppressed.get(a.toLowerCase()) },
+      }));
   }
 
-  /** The steps after idempotency; the caller owns the claim. */
-  async function afterClaim(auth: AuthContext, req: SendRequest, idemKey: string | undefined): Promise<SubmitResult> {
+  /** Who is sending: an API key, or the relay's SMTP credential read again for this message. */
+  async function authenticateStep(v: Received): Promise<Authenticated | Done> {
+    const c = v.intake.credential;
+    const auth =
+      c.kind === 'api-key'
+        ? (c.resolved ?? (await authenticate(deps, c.authorization)))
+        : await smtpContext(deps, c.credentialId);
+    if (!auth) return done(refused(UNAUTHORIZED));
+    return { ...v, auth };
+  }
+
+  /**
+   * What is sent: the JSON body validated (on the offload pool when large), or the whole message
+   * read by its intake's parser. The rules on the result (the List-Unsubscribe conflict,
+   * docs/tracking.md) are checked once, for both.
+   */
+  async function validate(v: Authenticated): Promise<Validated | Done> {
+    const r = v.intake.request;
+    let req: SendRequest;
+    let key: string | undefined;
+    if (r.kind === 'json') {
+      const validated = await offload.validateSend(r.contentType, r.body);
+      if ('type' in validated) return done(refused(validated));
+      req = validated;
+      key = r.idempotencyKey;
+    } else {
+      const parsed = r.parse();
+      if ('type' in parsed) return done(refused(parsed));
+      req = parsed.request;
+      key = parsed.idempotencyKey;
+    }
+    const conflict = unsubscribeConflict(resolveTracking(v.auth.domain.tracking, req), req);
+    return conflict ? done(refused(conflict)) : { ...v, req, key };
+  }
+
+  /** One atomic upsert claims the key; a finished one is replayed (docs/api.md, Idempotency). */
+  async function idempotency(v: Validated): Promise<Claimed | Done> {
+    const { auth, req, key } = v;
+    if (key === undefined) return { ...v, claim: null };
+    if (!isValidIdempotencyKey(key))
+      return done(
+        refused(
+          apiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key'),
+        ),
+      );
+    const claim = await claimIdempotencyKey(deps.db, auth.domain.id, key, requestFingerprint(req), deps.clock.now());
+    switch (claim.kind) {
+      case 'replay':
+        return done(fromStored(claim.response));
+      case 'in_flight':
+        return done(
+          refused(
+            apiError(
+              'idempotency_conflict',
+              'A request with this Idempotency-Key is still in progress; retry later.',
+              'Idempotency-Key',
+            ),
+          ),
+        );
+      case 'reused':
+        return done(
+          refused(
+            apiError(
+              'idempotency_key_reused',
+              'This Idempotency-Key was used with a different request body.',
+              'Idempotency-Key',
+            ),
+          ),
+        );
+      case 'claimed':
+        return { ...v, claim: { domainId: auth.domain.id, key } };
+    }
+  }
+
+  async function rateLimit(v: Claimed): Promise<Claimed | Done> {
+    const { auth } = v;
     const rate = await deps.limiter.take(`send:${auth.domain.id}`, auth.account.rateLimit, deps.clock.now());
     if (!rate.ok) {
-      return refused(
-        apiError(
-          'rate_limited',
-          `Above ${auth.account.rateLimit} messages per second for ${auth.domain.name}.`,
-          undefined,
-          retryAfterSeconds(rate.retryAfterMs),
+      return done(
+        refused(
+          apiError(
+            'rate_limited',
+            `Above ${auth.account.rateLimit} messages per second for ${auth.domain.name}.`,
+            undefined,
+            retryAfterSeconds(rate.retryAfterMs),
+          ),
         ),
       );
     }
+    return v;
+  }
+
+  async function senderDomain(v: Claimed): Promise<Checked | Done> {
+    const { auth, req, key: idemKey } = v;
     const from = await checkSenderDomain(deps, auth, req.from);
     if ('type' in from) {
       const result = refused(from);
       await recordRejection(
         auth,
         req,
-        req.from,
+        req.from.address,
         req.to.map((m) => ({ address: m.address, details: { reason: 'domain_unverified', message: from.message } })),
         result,
         idemKey,
       );
-      return result;
+      return done(result);
     }
-    const suppressed = await findSuppressed(
-      deps.db,
-      auth.account.id,
+    return { ...v, from };
+  }
+
+  async function suppression(v: Checked): Promise<Checked | Done> {
+    const { auth, req, from, key: idemKey } = v;
+    const hits = await suppressedAmong(
+      auth,
       req.to.map((m) => m.address),
     );
-    if (suppressed.size > 0) {
-      const hits = req.to.filter((m) => suppressed.has(m.address.toLowerCase()));
+    if (hits.length > 0) {
       const result = refused(
         apiError(
           'recipient_suppressed',
@@ -290,139 +432,91 @@ export function createSubmitPipeline(
           'to',
         ),
       );
-      await recordRejection(
-        auth,
-        req,
-        from,
-        hits.map((m) => ({
-          address: m.address,
-          details: { reason: 'suppressed', suppression_reason: suppressed.get(m.address.toLowerCase()) },
-        })),
-        result,
-        idemKey,
-      );
-      return result;
+      await recordRejection(auth, req, from.address, hits, result, idemKey);
+      return done(result);
     }
+    return v;
+  }
+
+  async function compose(v: Checked): Promise<Composed | Done> {
+    const { auth, req, from, key: idemKey } = v;
     // A large message's compose and commit each take tens of ms on this thread: each gets its own
     // turn of the event loop, so other requests are answered between them.
     const large = (req.html?.length ?? 0) + (req.text?.length ?? 0) + (req.mime?.raw.length ?? 0) >= OFFLOAD_MIN_BYTES;
     if (large) await yieldToLoop();
-    const { plan: p, body } = plan(auth, req, from, idemKey);
+    const rewrite = v.intake.request.kind === 'mime' ? v.intake.request.rewrite : undefined;
+    const { plan: p, body } = planMessage(deps, { auth, req, from, key: idemKey, rewrite });
+    return { ...v, plan: p, body, large };
+  }
+
+  /** The group commit; the monthly quota is counted in its transaction, so concurrent sends cannot overshoot it. */
+  async function persist(v: Composed): Promise<Done> {
+    const { auth, plan: p, body, large } = v;
     if (large) await yieldToLoop();
     const persisted = await batcher.submit(p);
     if (persisted.kind === 'error') throw persisted.error;
     if (persisted.kind === 'quota_exceeded') {
-      return refused(
-        apiError(
-          'quota_exceeded',
-          `The monthly volume of ${auth.account.monthlyQuota} recipients is reached.`,
-          undefined,
-          secondsToNextMonth(deps.clock.now()),
+      return done(
+        refused(
+          apiError(
+            'quota_exceeded',
+            `The monthly volume of ${auth.account.monthlyQuota} recipients is reached.`,
+            undefined,
+            secondsToNextMonth(deps.clock.now()),
+          ),
         ),
       );
     }
-    return { kind: 'accepted', body, replayed: false };
+    return done({ kind: 'accepted', body, replayed: false });
   }
 
-  /**
-   * The first two steps: who is sending, and what. Each intake translates its own input; the rules
-   * on the result (the List-Unsubscribe conflict, docs/tracking.md) are checked once, for both.
-   */
-  async function authenticateAndValidate(
-    input: HttpSubmission | SmtpSubmission,
-  ): Promise<{ auth: AuthContext; req: SendRequest; key: string | undefined } | SubmitResult> {
-    const first = await intake(input);
-    if ('kind' in first) return first;
-    const conflict = unsubscribeConflict(resolveTracking(first.auth.domain.tracking, first.req), first.req);
-    return conflict ? refused(conflict) : first;
-  }
+  // The order docs/architecture.md ("The submit pipeline") documents.
+  const steps = [
+    authenticateStep,
+    validate,
+    idempotency,
+    rateLimit,
+    senderDomain,
+    suppression,
+    compose,
+    persist,
+  ] as const;
+  const _ordered: Chained<typeof steps> = true;
 
-  /** Authenticates and parses one submission as its intake (HTTP JSON or relayed MIME) delivers it. */
-  async function intake(
-    input: HttpSubmission | SmtpSubmission,
-  ): Promise<{ auth: AuthContext; req: SendRequest; key: string | undefined } | SubmitResult> {
-    if (input.source === 'http') {
-      const auth = input.auth ?? (await authenticate(deps, input.authorization));
-      if (!auth) return refused(UNAUTHORIZED);
-      const req = await offload.validateSend(input.contentType, input.body);
-      if ('type' in req) return refused(req);
-      return { auth, req, key: input.idempotencyKey };
-    }
-    const auth = await smtpContext(deps, input.credentialId);
-    if (!auth) return refused(UNAUTHORIZED);
-    const sub = parseSubmission(input.raw, input.envelope);
-    if ('error' in sub) return refused(sub.error);
-    const req: SendRequest = {
-      from: sub.from,
-      to: sub.recipients,
-      subject: sub.subject,
-      html: null,
-      text: null,
-      tags: sub.tags,
-      headers: [],
-      mime: { raw: input.raw, fingerprint: sub.fingerprint },
-      tracking: {
-        ...(sub.options.trackOpens !== undefined ? { opens: sub.options.trackOpens } : {}),
-        ...(sub.options.trackClicks !== undefined ? { clicks: sub.options.trackClicks } : {}),
-        ...(sub.options.unsubscribe !== undefined ? { unsubscribe: sub.options.unsubscribe } : {}),
-      },
-    };
-    return { auth, req, key: sub.idempotencyKey };
-  }
-
-  async function submit(input: HttpSubmission | SmtpSubmission): Promise<SubmitResult> {
-    const first = await authenticateAndValidate(input);
-    if ('kind' in first) return first;
-    const { auth, req, key } = first;
-    if (key === undefined) return afterClaim(auth, req, undefined);
-    if (!isValidIdempotencyKey(key))
-      return refused(
-        apiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key'),
-      );
-    const claim = await claimIdempotencyKey(deps.db, auth.domain.id, key, requestFingerprint(req), deps.clock.now());
-    switch (claim.kind) {
-      case 'replay':
-        return fromStored(claim.response);
-      case 'in_flight':
-        return refused(
-          apiError(
-            'idempotency_conflict',
-            'A request with this Idempotency-Key is still in progress; retry later.',
-            'Idempotency-Key',
-          ),
-        );
-      case 'reused':
-        return refused(
-          apiError(
-            'idempotency_key_reused',
-            'This Idempotency-Key was used with a different request body.',
-            'Idempotency-Key',
-          ),
-        );
-      case 'claimed':
-        break;
-    }
+  /** Runs the steps in order; a claimed Idempotency-Key is given back on a transient refusal or a fault. */
+  async function run(intake: Intake): Promise<SubmitResult> {
+    let v: Received & { claim?: Claimed['claim'] } = { intake };
+    let result: SubmitResult | undefined;
     try {
-      const result = await afterClaim(auth, req, key);
-      // Transient refusals (429) are not remembered: a retry with the same key must be able to succeed.
-      if (result.kind === 'refused' && ERROR_TABLE[result.error.type].status === 429)
-        await releaseIdempotencyKey(deps.db, auth.domain.id, key);
-      return result;
+      for (const step of steps) {
+        // Each step takes what the one before gave (checked by `Chained` at compile time).
+        const out = await (step as (v: Received) => Promise<Received | Done>)(v);
+        if ('done' in out) {
+          result = out.done;
+          break;
+        }
+        v = out;
+      }
     } catch (err) {
-      await releaseIdempotencyKey(deps.db, auth.domain.id, key).catch(() => undefined);
+      if (v.claim) await releaseIdempotencyKey(deps.db, v.claim.domainId, v.claim.key).catch(() => undefined);
       throw err;
     }
+    if (result === undefined) throw new Error('the submit pipeline ended without a result');
+    // Transient refusals (429) are not remembered: a retry with the same key must be able to succeed.
+    if (v.claim && result.kind === 'refused' && ERROR_TABLE[result.error.type].status === 429)
+      await releaseIdempotencyKey(deps.db, v.claim.domainId, v.claim.key);
+    return result;
   }
 
   /** Large submissions go through the byte budget; a full waiting line is 503, a full pool queue too. */
-  async function admitted(input: HttpSubmission | SmtpSubmission): Promise<SubmitResult> {
-    const size = input.source === 'http' ? (input.body?.length ?? 0) : input.raw.length;
-    if (size < OFFLOAD_MIN_BYTES) return submit(input);
+  async function admitted(intake: Intake): Promise<SubmitResult> {
+    const size = intake.size;
+    if (size < OFFLOAD_MIN_BYTES) return run(intake);
     const waiting = largeGate.acquire(size);
     if (waiting === null) return refused(busy());
     const release = await waiting;
     try {
-      return await submit(input);
+      return await run(intake);
     } catch (err) {
       if (err instanceof OffloadBusyError) return refused(busy());
       throw err;
@@ -432,13 +526,31 @@ export function createSubmitPipeline(
   }
 
   return {
-    async submit(input) {
-      const result = await admitted(input);
+    async submit(intake) {
+      const result = await admitted(intake);
       deps.metrics.sends.inc({
-        source: input.source,
+        source: intake.source,
         outcome: result.kind === 'accepted' ? 'accepted' : result.error.type,
       });
       return result;
+    },
+    async checkRecipient(auth, recipient) {
+      const [hit] = await suppressedAmong(auth, [recipient.address]);
+      if (hit === undefined) return null;
+      const error = apiError(
+        'recipient_suppressed',
+        `Recipient ${recipient.address} is on the suppression list; not sent.`,
+        'to',
+      );
+      await recordRejection(
+        auth,
+        { subject: '', tags: [] },
+        recipient.from,
+        [{ address: hit.address, details: { ...hit.details, via: recipient.source } }],
+        refused(error),
+        undefined,
+      );
+      return error;
     },
     refusalForSize: (bytes) => (bytes >= OFFLOAD_MIN_BYTES && largeGate.wouldRefuse(bytes) ? busy() : null),
     drain: () => batcher.drain(),

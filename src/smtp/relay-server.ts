@@ -5,14 +5,13 @@ import { parseAddress } from '../core/mailbox.js';
 import type { AuthContext } from '../credentials/authenticate.js';
 import type { AuthThrottle } from '../credentials/auth-throttle.js';
 import { authenticateSmtp } from '../credentials/smtp-credentials.js';
-import { writeEvents } from '../events/write-events.js';
 import type { SubmitPipeline } from '../send/submit.js';
 import { BODY_LIMIT } from '../core/limits.js';
-import { findSuppressed } from '../suppression/find-suppressed.js';
 import { closeSession, guardClientSlots } from './client-slots.js';
 import { createDataGuard } from './data-guard.js';
 import { replyText } from './enhanced-replies.js';
 import { RELAY_MAX_RECIPIENTS } from './parse-submission.js';
+import { relayIntake } from './relay-intake.js';
 
 /** Limits of one relay listener (docs/security.md, Connections and memory). */
 export const RELAY_LIMITS = {
@@ -152,34 +151,13 @@ export function createRelayServer(
         return callback(refuse(session, smtpError(553, '5.1.3', `Recipient ${address.address} ${parsed.error}.`)));
       const recipient = `${parsed.local}@${parsed.domain}`;
       // A suppressed recipient is refused at its RCPT and the others proceed (SMTP answers recipient by
-      // recipient, where the HTTP API refuses the whole request); its
-      // rejected-by-system event is recorded now, as the message never reaches the pipeline for it.
-      void findSuppressed(deps.db, ctx.auth.account.id, [recipient])
-        .then(async (hits) => {
-          if (hits.size === 0) return callback();
-          const now = deps.clock.now();
-          // In a transaction: the writer adds the event's webhook outbox row, which must commit with it.
-          await deps.db.transaction().execute((trx) =>
-            writeEvents(trx, [
-              {
-                id: deps.ids.next('evt', now),
-                accountId: ctx.auth.account.id,
-                domainId: ctx.auth.domain.id,
-                messageId: deps.ids.next('msg', now),
-                event: 'rejected-by-system',
-                recipient,
-                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-                subject: '',
-                tags: [],
-                details: { reason: 'suppressed', suppression_reason: hits.get(recipient.toLowerCase()), via: 'smtp' },
-                occurredAt: now,
-              },
-            ]),
-          );
-          return callback(
-            refuse(session, smtpError(550, '5.1.1', `Recipient ${recipient} is on the suppression list; not sent.`)),
-          );
-        })
+      // recipient, where the HTTP API refuses the whole request); the pipeline's own suppression
+      // rule decides, and records the rejected-by-system event now, as the message never reaches
+      // the pipeline for it.
+      const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+      void pipeline
+        .checkRecipient(ctx.auth, { address: recipient, from, source: 'smtp' })
+        .then((refusal) => (refusal === null ? callback() : callback(refuse(session, refusalReply(refusal)))))
         .catch((err: unknown) => {
           deps.log.error({ err }, 'relay: suppression check failed');
           callback(smtpError(451, '4.3.0', 'Temporary failure; try again.'));
@@ -206,7 +184,7 @@ export function createRelayServer(
           rcptTo: session.envelope.rcptTo.map((r) => r.address),
         };
         pipeline
-          .submit({ source: 'smtp', credentialId: ctx.auth.keyId, raw, envelope })
+          .submit(relayIntake({ credentialId: ctx.auth.keyId, raw, envelope }))
           .then((result) => {
             if (result.kind === 'accepted') return callback(null, `2.0.0 Queued as ${result.body.id}`);
             return callback(refuse(session, refusalReply(result.error)));

@@ -19,8 +19,9 @@ import { createResolver } from '../../src/domains/create-resolver.js';
 import { domainRecords } from '../../src/domains/dns-records.js';
 import { buildApp } from '../../src/http/build-app.js';
 import { createSandboxTransport } from '../../src/sandbox/sandbox-transport.js';
-import { composeDraft } from '../../src/send/message-draft.js';
-import { createSubmitPipeline, type SubmitPipeline } from '../../src/send/submit.js';
+import type { AuthContext } from '../../src/credentials/authenticate.js';
+import type { SendRequest } from '../../src/send/send-request.js';
+import { createSubmitPipeline, planMessage, type SubmitPipeline } from '../../src/send/submit.js';
 import { persistMessages, type MessagePlan } from '../../src/send/persist-messages.js';
 import type { MessageTable } from '../../src/storage/database.js';
 import type { DialectName } from '../../src/storage/open-database.js';
@@ -75,8 +76,8 @@ export interface DeliveryHarness {
     key?: string,
   ): Promise<{ status: number; body: { id: string; error?: { type: string; field?: string } } }>;
   /**
-   * Writes a message with its recipients, accepted-by-system events and jobs the way submit's
-   * plan() does, bypassing the API's limits (e.g. more than 50 recipients, as the SMTP relay will
+   * Writes a message with its recipients, accepted-by-system events and jobs through the submit
+   * pipeline's own compose (`planMessage`) and persist functions, bypassing the API's limits (e.g. more than 50 recipients, as the SMTP relay will
    * take); `message` overrides columns of the message row. Returns the message id.
    */
   insertMessage(to: string[], message?: Partial<MessageTable>): Promise<string>;
@@ -210,87 +211,36 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
         return { status: res.status, body: res.body };
       },
       async insertMessage(to, overrides = {}) {
-        const now = deps.clock.now();
-        const id = deps.ids.next('msg', now);
+        // The compose step's own plan for a request the API would not take, then its own persist.
         const from = { name: 'Acme', local: 'hello', domain: domain.name, address: `hello@${domain.name}` };
-        const mailboxes = to.map((address) => ({
-          name: '',
-          address,
-          local: address.split('@')[0]!,
-          domain: address.split('@')[1]!.toLowerCase(),
-        }));
-        const subject = 'Inserted';
-        const draft = composeDraft({
-          id,
-          hostname: deps.config.hostname,
-          now,
+        const req: SendRequest = {
           from,
-          to: mailboxes.slice(0, 1),
-          subject,
+          to: to.map((address) => ({
+            name: '',
+            address,
+            local: address.split('@')[0]!,
+            domain: address.split('@')[1]!.toLowerCase(),
+          })),
+          subject: 'Inserted',
           html: '<p>Hello</p>',
           text: null,
+          tags: [],
           headers: [],
-        });
-        const content = JSON.stringify(draft);
-        const recipients = mailboxes.map((m) => ({
-          id: deps.ids.next('rcp', now),
-          message_id: id,
-          address: m.address,
-          domain: m.domain,
-          status: 'queued',
-          updated_at: now,
-        }));
-        const plan: MessagePlan = {
-          message: {
-            id,
-            account_id: account.id,
-            domain_id: domain.id,
-            from_address: from.address,
-            subject,
-            tags: '[]',
-            content,
-            mime: null,
-            size: content.length,
-            created_at: now,
-            track_opens: 0,
-            track_clicks: 0,
-            unsubscribe: 0,
-            ...overrides,
-          },
-          recipients,
-          events: recipients.map((r) => ({
-            id: deps.ids.next('evt', now),
-            accountId: account.id,
-            domainId: domain.id,
-            messageId: id,
-            event: 'accepted-by-system' as const,
-            recipient: r.address,
-            from: from.address,
-            subject,
-            tags: [],
-            details: {},
-            occurredAt: now,
-          })),
-          jobs: recipients.map((r) => ({
-            id: deps.ids.next('job', now),
-            kind: 'deliver',
-            message_id: id,
-            recipient_id: r.id,
-            run_at: now,
-            attempts: 0,
-            locked_by: null,
-            locked_until: null,
-            last_error: null,
-            created_at: now,
-          })),
-          volume: {
-            accountId: account.id,
-            month: new Date(now).toISOString().slice(0, 7),
-            count: recipients.length,
-            quota: null,
-          },
-          idempotency: null,
         };
+        const auth: AuthContext = {
+          keyId: '',
+          domain: {
+            id: domain.id,
+            name: domain.name,
+            status: 'verified',
+            sandbox: false,
+            tracking: { opens: false, clicks: false, unsubscribe: false },
+          },
+          account: { id: account.id, rateLimit: 100_000, monthlyQuota: null },
+        };
+        const { plan: composed, body } = planMessage(deps, { auth, req, from, key: undefined });
+        const plan: MessagePlan = { ...composed, message: { ...composed.message, ...overrides } };
+        const id = body.id;
         const [result] = await persistMessages(deps.db, [plan]);
         if (result?.kind !== 'accepted') throw new Error(`inserting a message failed: ${JSON.stringify(result)}`);
         return id;

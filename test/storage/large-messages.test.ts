@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { simpleParser } from 'mailparser';
 import { sharedOffload } from '../../src/send/offload.js';
 import { createSubmitPipeline } from '../../src/send/submit.js';
+import { httpIntake } from '../../src/http/routes/send.js';
 import { buildApp } from '../../src/http/build-app.js';
 import { testDialects } from '../helpers/test-db.js';
 import { createDeliveryHarness, MX_DOMAIN, SENDER_DOMAIN, type DeliveryHarness } from '../helpers/delivery-harness.js';
@@ -95,13 +96,13 @@ for (const dialect of testDialects()) {
       h = await createDeliveryHarness(dialect);
       // A budget of one byte: one large submission at a time, one more may wait.
       const pipeline = createSubmitPipeline(h.deps, { largeBudget: 1, largeWaiting: 1 });
-      const body = (subject: string, html: string) => ({
-        source: 'http' as const,
-        authorization: `Bearer ${h!.sender.key}`,
-        contentType: 'application/json',
-        idempotencyKey: undefined,
-        body: Buffer.from(JSON.stringify({ from: `hello@${SENDER_DOMAIN}`, to: `u@${MX_DOMAIN}`, subject, html })),
-      });
+      const body = (subject: string, html: string) =>
+        httpIntake({
+          authorization: `Bearer ${h!.sender.key}`,
+          contentType: 'application/json',
+          idempotencyKey: undefined,
+          body: Buffer.from(JSON.stringify({ from: `hello@${SENDER_DOMAIN}`, to: `u@${MX_DOMAIN}`, subject, html })),
+        });
       const results = await Promise.all([
         pipeline.submit(body('one', bigHtml(100 * 1024))),
         pipeline.submit(body('two', bigHtml(100 * 1024))),
@@ -130,13 +131,14 @@ for (const dialect of testDialects()) {
       const json = (subject: string, html: string) =>
         Buffer.from(JSON.stringify({ from: `hello@${SENDER_DOMAIN}`, to: `u@${MX_DOMAIN}`, subject, html }));
       assert.equal(pipeline.refusalForSize(200 * 1024), null, 'room while nothing is in processing');
-      const first = pipeline.submit({
-        source: 'http',
-        authorization: `Bearer ${h.sender.key}`,
-        contentType: 'application/json',
-        idempotencyKey: undefined,
-        body: json('first', bigHtml(200 * 1024)),
-      });
+      const first = pipeline.submit(
+        httpIntake({
+          authorization: `Bearer ${h.sender.key}`,
+          contentType: 'application/json',
+          idempotencyKey: undefined,
+          body: json('first', bigHtml(200 * 1024)),
+        }),
+      );
       assert.equal(pipeline.refusalForSize(200 * 1024)?.type, 'server_busy', 'a second large one has no room');
       assert.equal(pipeline.refusalForSize(1024), null, 'small ones never wait');
       const app = buildApp(h.deps, { pipeline });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { simpleParser } from 'mailparser';
 import { createSmtpCredential } from '../../src/credentials/smtp-credentials.js';
 import { splitMessage } from '../../src/delivery/dkim/canonicalize.js';
+import { relayIntake } from '../../src/smtp/relay-intake.js';
 import { deliveredTokens } from '../../src/sandbox/sandbox-links.js';
 import { PREFETCH_WINDOW_MS } from '../../src/feedback/tracking-automated.js';
 import { testDialects } from '../helpers/test-db.js';
@@ -93,23 +94,24 @@ for (const dialect of testDialects()) {
           .executeTakeFirstOrThrow()
       ).id;
       const relay = (headers: string[]) =>
-        h.pipeline.submit({
-          source: 'smtp',
-          credentialId,
-          envelope: { mailFrom: FROM, rcptTo: ['r@example.org'] },
-          raw: Buffer.from(
-            [
-              `From: ${FROM}`,
-              'To: r@example.org',
-              'Subject: relayed',
-              ...headers,
-              'Content-Type: text/html',
-              '',
-              '<a href="https://x.test/">x</a>',
-              '',
-            ].join('\r\n'),
-          ),
-        });
+        h.pipeline.submit(
+          relayIntake({
+            credentialId,
+            envelope: { mailFrom: FROM, rcptTo: ['r@example.org'] },
+            raw: Buffer.from(
+              [
+                `From: ${FROM}`,
+                'To: r@example.org',
+                'Subject: relayed',
+                ...headers,
+                'Content-Type: text/html',
+                '',
+                '<a href="https://x.test/">x</a>',
+                '',
+              ].join('\r\n'),
+            ),
+          }),
+        );
       const on = await relay([
         'X-Posthorn-Track-Opens: true',
         'X-Posthorn-Track-Clicks: 1',

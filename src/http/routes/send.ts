@@ -1,6 +1,36 @@
 import type { FastifyPluginAsync, onRequestHookHandler } from 'fastify';
+import type { AuthContext } from '../../credentials/authenticate.js';
+import type { Intake } from '../../send/intake.js';
 import type { SubmitPipeline } from '../../send/submit.js';
 import { sendError } from '../send-error.js';
+
+/**
+ * A `POST /v1/send` request as the submit pipeline's intake value: the key (already resolved by
+ * `requireKey` when it ran), the raw JSON body the validate step checks, and the Idempotency-Key.
+ */
+export function httpIntake(input: {
+  authorization: string | undefined;
+  auth?: AuthContext | null;
+  contentType: string | undefined;
+  body: Buffer | undefined;
+  idempotencyKey: string | undefined;
+}): Intake {
+  return {
+    source: 'http',
+    size: input.body?.length ?? 0,
+    credential: {
+      kind: 'api-key',
+      authorization: input.authorization,
+      ...(input.auth ? { resolved: input.auth } : {}),
+    },
+    request: {
+      kind: 'json',
+      contentType: input.contentType,
+      body: input.body,
+      idempotencyKey: input.idempotencyKey,
+    },
+  };
+}
 
 /**
  * POST /v1/send: a thin translation of the submit pipeline's result into HTTP. The key is checked
@@ -17,14 +47,15 @@ export function sendRoute(pipeline: SubmitPipeline, requireKey: onRequestHookHan
     };
     app.post('/v1/send', { onRequest: [requireKey, roomForBody] }, async (req, reply) => {
       const idem = req.headers['idempotency-key'];
-      const result = await pipeline.submit({
-        source: 'http',
-        authorization: req.headers.authorization,
-        ...(req.auth ? { auth: req.auth } : {}),
-        contentType: req.headers['content-type'],
-        body: Buffer.isBuffer(req.body) ? req.body : undefined,
-        idempotencyKey: Array.isArray(idem) ? idem.join(', ') : idem,
-      });
+      const result = await pipeline.submit(
+        httpIntake({
+          authorization: req.headers.authorization,
+          auth: req.auth,
+          contentType: req.headers['content-type'],
+          body: Buffer.isBuffer(req.body) ? req.body : undefined,
+          idempotencyKey: Array.isArray(idem) ? idem.join(', ') : idem,
+        }),
+      );
       if (result.replayed) reply.header('Idempotent-Replayed', 'true');
       if (result.kind === 'accepted') return reply.code(202).send(result.body);
       return sendError(reply, result.error);
