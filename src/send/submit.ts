@@ -8,7 +8,7 @@ import {
   type ApiError,
 } from '../core/api-errors.js';
 import type { Mailbox } from '../core/mailbox.js';
-import { authenticate, type AuthContext } from '../credentials/authenticate.js';
+import { authenticate as authenticateKey, type AuthContext } from '../credentials/authenticate.js';
 import { writeEvents, type NewEvent } from '../events/write-events.js';
 import { findSuppressed } from '../suppression/find-suppressed.js';
 import { createBatcher } from '../storage/batcher.js';
@@ -309,11 +309,11 @@ export function createSubmitPipeline(
   }
 
   /** Who is sending: an API key, or the relay's SMTP credential read again for this message. */
-  async function authenticateStep(v: Received): Promise<Authenticated | Done> {
+  async function authenticate(v: Received): Promise<Authenticated | Done> {
     const c = v.intake.credential;
     const auth =
       c.kind === 'api-key'
-        ? (c.resolved ?? (await authenticate(deps, c.authorization)))
+        ? (c.resolved ?? (await authenticateKey(deps, c.authorization)))
         : await smtpContext(deps, c.credentialId);
     if (!auth) return done(refused(UNAUTHORIZED));
     return { ...v, auth };
@@ -471,16 +471,7 @@ export function createSubmitPipeline(
   }
 
   // The order docs/architecture.md ("The submit pipeline") documents.
-  const steps = [
-    authenticateStep,
-    validate,
-    idempotency,
-    rateLimit,
-    senderDomain,
-    suppression,
-    compose,
-    persist,
-  ] as const;
+  const steps = [authenticate, validate, idempotency, rateLimit, senderDomain, suppression, compose, persist] as const;
   const _ordered: Chained<typeof steps> = true;
 
   /** Runs the steps in order; a claimed Idempotency-Key is given back on a transient refusal or a fault. */
