@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
+import { authenticate } from '../../src/credentials/authenticate.js';
 import { buildApp } from '../../src/http/build-app.js';
+import { createSubmitPipeline } from '../../src/send/submit.js';
 import type { MessageDraft } from '../../src/send/message-draft.js';
 import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
 import { testDialects } from '../helpers/test-db.js';
@@ -170,6 +172,56 @@ for (const dialect of testDialects()) {
         'complaint',
         'hard_bounce',
       ]);
+    });
+
+    test("the relay's RCPT check is the suppression step's rule: checkRecipient refuses what POST /v1/send refuses", async () => {
+      const s = await seedDomain(deps, { domain: 'acme.test' });
+      await deps.db
+        .insertInto('suppressions')
+        .values({
+          account_id: s.accountId,
+          address: 'gone@example.org',
+          reason: 'hard_bounce',
+          message_id: null,
+          created_at: 1,
+        })
+        .execute();
+      const auth = await authenticate(deps, `Bearer ${s.key}`);
+      assert.ok(auth);
+      const pipeline = createSubmitPipeline(deps);
+      try {
+        for (const address of ['Gone@Example.org', 'ok@example.org']) {
+          const api = await postSend(app, s.key, message('acme.test', { to: [address] }));
+          const rcpt = await pipeline.checkRecipient(auth, { address, from: 'hello@acme.test', source: 'smtp' });
+          assert.equal(api.status === 422, rcpt !== null, `${address}: the same verdict both ways`);
+        }
+        const refusal = await pipeline.checkRecipient(auth, {
+          address: 'GONE@example.org',
+          from: 'hello@acme.test',
+          source: 'smtp',
+        });
+        assert.equal(refusal?.type, 'recipient_suppressed');
+        assert.equal(refusal?.message, 'Recipient GONE@example.org is on the suppression list; not sent.');
+        const rcptEvents = (await deps.db.selectFrom('events').selectAll().where('subject', '=', '').execute())
+          .map((e) => [e.event, e.recipient, e.from_address, JSON.parse(e.details)])
+          .sort((a, b) => String(a[1]).localeCompare(String(b[1])));
+        assert.deepEqual(rcptEvents, [
+          [
+            'rejected-by-system',
+            'Gone@Example.org',
+            'hello@acme.test',
+            { reason: 'suppressed', suppression_reason: 'hard_bounce', via: 'smtp' },
+          ],
+          [
+            'rejected-by-system',
+            'GONE@example.org',
+            'hello@acme.test',
+            { reason: 'suppressed', suppression_reason: 'hard_bounce', via: 'smtp' },
+          ],
+        ]);
+      } finally {
+        await pipeline.drain();
+      }
     });
 
     test('429 rate_limited above the per-domain rate, with Retry-After, then success after waiting it', async () => {
