@@ -227,11 +227,12 @@ interface Composed extends Checked {
   large: boolean;
 }
 
-/** What ends the pipeline early (a refusal, an idempotent replay) or at its end (the persist step's outcome). */
-interface Done {
-  done: SubmitResult;
-}
-const done = (result: SubmitResult): Done => ({ done: result });
+/**
+ * What a step returns to end the pipeline: a refusal or an idempotent replay early, the persist
+ * step's outcome at the end. (A value being built never has a `kind`.)
+ */
+type Done = SubmitResult;
+const isDone = (out: object): out is Done => 'kind' in out;
 
 type StepIn<S> = S extends (v: infer I) => unknown ? I : never;
 type StepOut<S> = S extends (v: never) => Promise<infer O> ? Exclude<O, Done> : never;
@@ -315,7 +316,7 @@ export function createSubmitPipeline(
       c.kind === 'api-key'
         ? (c.resolved ?? (await authenticateKey(deps, c.authorization)))
         : await smtpContext(deps, c.credentialId);
-    if (!auth) return done(refused(UNAUTHORIZED));
+    if (!auth) return refused(UNAUTHORIZED);
     return { ...v, auth };
   }
 
@@ -330,17 +331,17 @@ export function createSubmitPipeline(
     let key: string | undefined;
     if (r.kind === 'json') {
       const validated = await offload.validateSend(r.contentType, r.body);
-      if ('type' in validated) return done(refused(validated));
+      if ('type' in validated) return refused(validated);
       req = validated;
       key = r.idempotencyKey;
     } else {
       const parsed = r.parse();
-      if ('type' in parsed) return done(refused(parsed));
+      if ('type' in parsed) return refused(parsed);
       req = parsed.request;
       key = parsed.idempotencyKey;
     }
     const conflict = unsubscribeConflict(resolveTracking(v.auth.domain.tracking, req), req);
-    return conflict ? done(refused(conflict)) : { ...v, req, key };
+    return conflict ? refused(conflict) : { ...v, req, key };
   }
 
   /** One atomic upsert claims the key; a finished one is replayed (docs/api.md, Idempotency). */
@@ -348,33 +349,27 @@ export function createSubmitPipeline(
     const { auth, req, key } = v;
     if (key === undefined) return { ...v, claim: null };
     if (!isValidIdempotencyKey(key))
-      return done(
-        refused(
-          apiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key'),
-        ),
+      return refused(
+        apiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key'),
       );
     const claim = await claimIdempotencyKey(deps.db, auth.domain.id, key, requestFingerprint(req), deps.clock.now());
     switch (claim.kind) {
       case 'replay':
-        return done(fromStored(claim.response));
+        return fromStored(claim.response);
       case 'in_flight':
-        return done(
-          refused(
-            apiError(
-              'idempotency_conflict',
-              'A request with this Idempotency-Key is still in progress; retry later.',
-              'Idempotency-Key',
-            ),
+        return refused(
+          apiError(
+            'idempotency_conflict',
+            'A request with this Idempotency-Key is still in progress; retry later.',
+            'Idempotency-Key',
           ),
         );
       case 'reused':
-        return done(
-          refused(
-            apiError(
-              'idempotency_key_reused',
-              'This Idempotency-Key was used with a different request body.',
-              'Idempotency-Key',
-            ),
+        return refused(
+          apiError(
+            'idempotency_key_reused',
+            'This Idempotency-Key was used with a different request body.',
+            'Idempotency-Key',
           ),
         );
       case 'claimed':
@@ -386,14 +381,12 @@ export function createSubmitPipeline(
     const { auth } = v;
     const rate = await deps.limiter.take(`send:${auth.domain.id}`, auth.account.rateLimit, deps.clock.now());
     if (!rate.ok) {
-      return done(
-        refused(
-          apiError(
-            'rate_limited',
-            `Above ${auth.account.rateLimit} messages per second for ${auth.domain.name}.`,
-            undefined,
-            retryAfterSeconds(rate.retryAfterMs),
-          ),
+      return refused(
+        apiError(
+          'rate_limited',
+          `Above ${auth.account.rateLimit} messages per second for ${auth.domain.name}.`,
+          undefined,
+          retryAfterSeconds(rate.retryAfterMs),
         ),
       );
     }
@@ -413,7 +406,7 @@ export function createSubmitPipeline(
         result,
         idemKey,
       );
-      return done(result);
+      return result;
     }
     return { ...v, from };
   }
@@ -433,7 +426,7 @@ export function createSubmitPipeline(
         ),
       );
       await recordRejection(auth, req, from.address, hits, result, idemKey);
-      return done(result);
+      return result;
     }
     return v;
   }
@@ -456,18 +449,16 @@ export function createSubmitPipeline(
     const persisted = await batcher.submit(p);
     if (persisted.kind === 'error') throw persisted.error;
     if (persisted.kind === 'quota_exceeded') {
-      return done(
-        refused(
-          apiError(
-            'quota_exceeded',
-            `The monthly volume of ${auth.account.monthlyQuota} recipients is reached.`,
-            undefined,
-            secondsToNextMonth(deps.clock.now()),
-          ),
+      return refused(
+        apiError(
+          'quota_exceeded',
+          `The monthly volume of ${auth.account.monthlyQuota} recipients is reached.`,
+          undefined,
+          secondsToNextMonth(deps.clock.now()),
         ),
       );
     }
-    return done({ kind: 'accepted', body, replayed: false });
+    return { kind: 'accepted', body, replayed: false };
   }
 
   // The order docs/architecture.md ("The submit pipeline") documents.
@@ -482,8 +473,8 @@ export function createSubmitPipeline(
       for (const step of steps) {
         // Each step takes what the one before gave (checked by `Chained` at compile time).
         const out = await (step as (v: Received) => Promise<Received | Done>)(v);
-        if ('done' in out) {
-          result = out.done;
+        if (isDone(out)) {
+          result = out;
           break;
         }
         v = out;
