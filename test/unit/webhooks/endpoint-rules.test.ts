@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CommandError } from '../../../src/core/command-error.js';
+import { RefusedError } from '../../../src/core/refused-error.js';
 import { checkWebhookUrl } from '../../../src/webhooks/check-webhook-url.js';
 import { rotateSecrets, signingSecrets, type StoredSecret } from '../../../src/webhooks/endpoint-secrets.js';
 import { deliveryId } from '../../../src/webhooks/enqueue-webhooks.js';
@@ -46,7 +46,8 @@ test('webhook URLs: https to a name or a public address passes; the rest is refu
   for (const [url, why] of refused) {
     assert.throws(
       () => checkWebhookUrl(url, false),
-      (err: unknown) => err instanceof CommandError && why.test(err.message),
+      (err: unknown) =>
+        err instanceof RefusedError && err.reason === 'invalid' && err.field === 'url' && why.test(err.message),
       url,
     );
   }
