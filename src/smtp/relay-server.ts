@@ -5,6 +5,7 @@ import { parseAddress } from '../core/mailbox.js';
 import type { AuthContext } from '../credentials/authenticate.js';
 import type { AuthThrottle } from '../credentials/auth-throttle.js';
 import { authenticateSmtp } from '../credentials/smtp-credentials.js';
+import { newEvent } from '../events/event-record.js';
 import { writeEvents } from '../events/write-events.js';
 import type { SubmitPipeline } from '../send/submit.js';
 import { BODY_LIMIT } from '../core/limits.js';
@@ -161,19 +162,23 @@ export function createRelayServer(
           // In a transaction: the writer adds the event's webhook outbox row, which must commit with it.
           await deps.db.transaction().execute((trx) =>
             writeEvents(trx, [
-              {
-                id: deps.ids.next('evt', now),
-                accountId: ctx.auth.account.id,
-                domainId: ctx.auth.domain.id,
-                messageId: deps.ids.next('msg', now),
-                event: 'rejected-by-system',
-                recipient,
-                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-                subject: '',
-                tags: [],
-                details: { reason: 'suppressed', suppression_reason: hits.get(recipient.toLowerCase()), via: 'smtp' },
-                occurredAt: now,
-              },
+              newEvent(
+                deps.ids,
+                {
+                  id: deps.ids.next('msg', now),
+                  accountId: ctx.auth.account.id,
+                  domainId: ctx.auth.domain.id,
+                  from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                  subject: '',
+                  tags: [],
+                },
+                {
+                  event: 'rejected-by-system',
+                  recipient,
+                  at: now,
+                  details: { reason: 'suppressed', suppression_reason: hits.get(recipient.toLowerCase()), via: 'smtp' },
+                },
+              ),
             ]),
           );
           return callback(
