@@ -1,9 +1,9 @@
 import type { Transaction } from 'kysely';
 import type { Database, SuppressionReason } from '../storage/database.js';
 import { insertChunked } from '../storage/insert-chunked.js';
-import { enqueueWebhooks } from '../webhooks/enqueue-webhooks.js';
-import { webhookPayload } from '../webhooks/webhook-payload.js';
+import { enqueueWebhooks } from '../outbox/enqueue-webhooks.js';
 import { toEventRecord, toEventRow, type NewEvent } from './event-record.js';
+import { webhookPayload } from './webhook-payload.js';
 
 export type { NewEvent } from './event-record.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { RefusedError } from '../../../src/core/refused-error.js';
 import { checkWebhookUrl } from '../../../src/webhooks/check-webhook-url.js';
 import { rotateSecrets, signingSecrets, type StoredSecret } from '../../../src/webhooks/endpoint-secrets.js';
-import { deliveryId } from '../../../src/webhooks/enqueue-webhooks.js';
+import { deliveryId } from '../../../src/outbox/enqueue-webhooks.js';
 import { nextWebhookAttempt } from '../../../src/webhooks/record-attempts.js';
 
 const DAY = 86_400_000;
