@@ -27,9 +27,9 @@ function invalidUrl(message: string): RefusedError {
 
 /**
  * Checks a webhook URL when it is set (`posthorn webhook set`) and returns it normalised; throws a
- * RefusedError (`invalid`, field `url`) naming the problem. Without `allowPrivate`: https only (the body carries recipient
- * addresses), and a host that is an IP literal must be public and may not be `localhost` (RFC 6761
- * §6.3). A host name is not resolved here: its addresses are checked at every connect instead
+ * RefusedError (`invalid`, field `url`) naming the problem. Without `allowPrivate`: https only (the
+ * body carries recipient addresses), and a host that is an IP literal must be public and may not be
+ * `localhost` (RFC 6761 §6.3). A host name is not resolved here: its addresses are checked at every connect instead
  * (post-webhook.ts), since DNS may answer differently by then.
  */
 export function checkWebhookUrl(text: string, allowPrivate: boolean): string {
