@@ -24,8 +24,8 @@ export interface RefusalDetails {
  * A feature operation refused what it was asked (accounts, domains, credentials, suppression,
  * webhooks): thrown by the feature, in feature terms, and translated by each interface — the CLI
  * (`cli/refusal.ts`: its one-line stderr reason, exit status 1) and the HTTP API
- * (`http/refusal.ts`: an ApiError of `core/api-errors.ts`). The message says what is wrong without
- * naming a command or a route.
+ * (`http/refusal.ts`: an ApiError of `core/api-errors.ts`). The message says what is wrong; what to
+ * run next is the interface's to add (`subject`, `retry`).
  */
 export class RefusedError extends Error {
   override readonly name = 'RefusedError';
