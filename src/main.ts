@@ -4,7 +4,7 @@ import type { Config } from './config/schema.js';
 import { ConfigError } from './config/load.js';
 import type { Deps } from './deps.js';
 import { systemClock } from './core/clock.js';
-import { CommandError } from './core/command-error.js';
+import { RefusedError } from './core/refused-error.js';
 import { createIds } from './core/ids.js';
 import { ROLES, type Role } from './core/roles.js';
 import { createResolver } from './domains/create-resolver.js';
@@ -105,7 +105,7 @@ interface Started {
 /**
  * Runs `roles` (every implemented role when undefined) until SIGTERM or SIGINT, then stops them
  * in order (scheduler, HTTP: no new connections, in-flight requests finish; database) and resolves 0.
- * A role that is not built yet is refused with a CommandError naming it.
+ * A role that is not built yet is refused (an `invalid` RefusedError) naming it.
  */
 export async function serve(
   config: Readonly<Config>,
@@ -116,8 +116,10 @@ export async function serve(
   const chosen = (roles ?? [...IMPLEMENTED_ROLES]).slice().sort((a, b) => ROLES.indexOf(a) - ROLES.indexOf(b));
   const missing = chosen.filter((r) => !(IMPLEMENTED_ROLES as readonly Role[]).includes(r));
   if (missing.length > 0) {
-    throw new CommandError(
+    throw new RefusedError(
+      'invalid',
       `role ${missing.join(', ')} is not built yet in this release; available: ${IMPLEMENTED_ROLES.join(', ')}`,
+      { field: 'roles' },
     );
   }
   // Listen before the slow start-up, so a signal during it still ends in a clean stop.

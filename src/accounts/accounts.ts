@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { AccountTable } from '../storage/database.js';
-import { CommandError } from '../core/command-error.js';
+import { RefusedError } from '../core/refused-error.js';
 
 /** The default send rate, messages per second: a per-account setting (docs/api.md, Rate limits and quota). */
 export const DEFAULT_RATE_LIMIT = 5;
@@ -9,12 +9,18 @@ export const DEFAULT_RATE_LIMIT = 5;
 export async function createAccount(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, name: string): Promise<AccountTable> {
   const trimmed = name.trim();
   if (!/^[\p{L}\p{N}][\p{L}\p{N} ._@-]{0,99}$/u.test(trimmed)) {
-    throw new CommandError(
+    throw new RefusedError(
+      'invalid',
       `account name "${name}" must be 1 to 100 letters, digits, spaces, dots, dashes, underscores or @`,
+      { field: 'name' },
     );
   }
   const existing = await deps.db.selectFrom('accounts').select('id').where('name', '=', trimmed).executeTakeFirst();
-  if (existing) throw new CommandError(`account "${trimmed}" already exists`);
+  if (existing)
+    throw new RefusedError('conflict', `account "${trimmed}" already exists`, {
+      field: 'name',
+      subject: { kind: 'account', name: trimmed },
+    });
   const now = deps.clock.now();
   const row: AccountTable = {
     id: deps.ids.next('acc', now),
@@ -27,10 +33,14 @@ export async function createAccount(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, na
   return row;
 }
 
-/** Finds an account by name or fails with a CommandError naming it. */
+/** Finds an account by name or fails with a `not_found` RefusedError naming it. */
 export async function findAccount(deps: Pick<Deps, 'db'>, name: string): Promise<AccountTable> {
   const row = await deps.db.selectFrom('accounts').selectAll().where('name', '=', name.trim()).executeTakeFirst();
-  if (!row) throw new CommandError(`no account named "${name}"`);
+  if (!row)
+    throw new RefusedError('not_found', `no account named "${name}"`, {
+      field: 'account',
+      subject: { kind: 'account', name },
+    });
   return row;
 }
 

@@ -1,5 +1,5 @@
 import { createAccount, updateAccountLimits } from '../accounts/accounts.js';
-import { CommandError } from '../core/command-error.js';
+import { CommandError } from './command-error.js';
 import type { AccountTable } from '../storage/database.js';
 import { iso, withDeps, type Command } from './command.js';
 

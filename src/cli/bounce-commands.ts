@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { CommandError } from '../core/command-error.js';
+import { CommandError } from './command-error.js';
 import { reportOutcome, type ReportOutcome } from '../feedback/report-outcome.js';
 import type { ParsedReport } from '../feedback/types.js';
 import type { Command } from './command.js';

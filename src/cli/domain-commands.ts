@@ -1,4 +1,4 @@
-import { CommandError } from '../core/command-error.js';
+import { CommandError } from './command-error.js';
 import { addDomain, findDomain } from '../domains/add-domain.js';
 import { checkDomain } from '../domains/check-domain.js';
 import { domainView } from '../domains/domain-view.js';

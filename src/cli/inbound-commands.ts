@@ -1,4 +1,4 @@
-import { CommandError } from '../core/command-error.js';
+import { CommandError } from './command-error.js';
 import type { ReportResult } from '../feedback/apply-report.js';
 import { iso, withDeps, type Command } from './command.js';
 import { rcptList } from '../feedback/process-report.js';

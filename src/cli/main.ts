@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config/load.js';
-import { CommandError } from '../core/command-error.js';
+import { RefusedError } from '../core/refused-error.js';
+import { CommandError } from './command-error.js';
 import { accountCreate, accountSet } from './account-commands.js';
 import { bounceParse } from './bounce-commands.js';
 import type { Command, CliOptions } from './command.js';
@@ -8,6 +9,7 @@ import { inboundList, inboundShow } from './inbound-commands.js';
 import { keyCreate } from './key-commands.js';
 import { noticeList } from './notice-commands.js';
 import { parseArgv, UsageError } from './parse-argv.js';
+import { refusalLine } from './refusal.js';
 import { sandboxList, sandboxShow } from './sandbox-commands.js';
 import { secretsRotateCommand, secretsStatusCommand } from './secrets-commands.js';
 import { serveCommand } from './serve-command.js';
@@ -105,13 +107,19 @@ function checkArgs(command: Command, args: string[]): void {
 }
 
 function refuse(err: unknown, json: boolean): number {
-  const expected = err instanceof UsageError || err instanceof CommandError || err instanceof ConfigError;
+  const expected =
+    err instanceof UsageError ||
+    err instanceof RefusedError ||
+    err instanceof CommandError ||
+    err instanceof ConfigError;
   const reason = oneLine(
     err instanceof UsageError
       ? `${err.message}; see posthorn --help`
-      : expected
-        ? (err as Error).message
-        : `unexpected error: ${describe(err)}`,
+      : err instanceof RefusedError
+        ? refusalLine(err)
+        : expected
+          ? (err as Error).message
+          : `unexpected error: ${describe(err)}`,
   );
   if (json) process.stdout.write(`${JSON.stringify({ error: reason })}\n`);
   process.stderr.write(`posthorn: ${reason}\n`);

@@ -1,4 +1,4 @@
-import { CommandError } from '../core/command-error.js';
+import { CommandError } from './command-error.js';
 import { listNotices } from '../notices/list-notices.js';
 import { withDeps, type Command } from './command.js';
 

@@ -1,4 +1,4 @@
-import { CommandError } from '../core/command-error.js';
+import { CommandError } from './command-error.js';
 import { SANDBOX_BEHAVIOURS } from '../sandbox/sandbox-transport.js';
 import { SANDBOX_TRIGGERS } from '../sandbox/sandbox-triggers.js';
 import { decodeEncodedWords } from '../smtp/header-text.js';

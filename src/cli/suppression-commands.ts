@@ -1,4 +1,4 @@
-import { CommandError } from '../core/command-error.js';
+import { CommandError } from './command-error.js';
 import { addSuppression, listSuppressions, removeSuppression } from '../suppression/manage-suppressions.js';
 import { withDeps, type CliOptions, type Command } from './command.js';
 

@@ -12,6 +12,7 @@ export const API_ERROR_TYPES = [
   'payload_too_large',
   'idempotency_key_reused',
   'idempotency_conflict',
+  'conflict',
   'quota_exceeded',
   'not_found',
   'request_timeout',
@@ -39,6 +40,8 @@ export const ERROR_TABLE: Record<ApiErrorType, ErrorSpec> = {
   idempotency_conflict: { status: 409, smtp: { code: 451, enhanced: '4.3.0' } },
   quota_exceeded: { status: 429, smtp: { code: 452, enhanced: '4.5.3' } },
   not_found: { status: 404, smtp: { code: 550, enhanced: '5.0.0' } },
+  // Not a relay refusal; the relay never sends it, as it never sends not_found.
+  conflict: { status: 409, smtp: { code: 550, enhanced: '5.0.0' } },
   // RFC 6585 §5; over SMTP the same excess is a command line too long (RFC 5321 §4.5.3.1.4).
   headers_too_large: { status: 431, smtp: { code: 500, enhanced: '5.5.2' } },
   request_timeout: { status: 408, smtp: { code: 451, enhanced: '4.4.2' } },

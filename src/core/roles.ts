@@ -1,4 +1,4 @@
-import { CommandError } from './command-error.js';
+import { RefusedError } from './refused-error.js';
 
 /** The roles `posthorn serve` can run (docs/architecture.md, Roles). */
 export const ROLES = ['api', 'smtp', 'inbound', 'delivery', 'webhooks', 'scheduler'] as const;
@@ -10,7 +10,7 @@ export function isRole(name: string): name is Role {
 }
 
 /**
- * Parses `--roles r1,r2` (comma-separated, duplicates dropped); throws a CommandError naming an
+ * Parses `--roles r1,r2` (comma-separated, duplicates dropped); throws an `invalid` RefusedError naming an
  * unknown role and listing the known ones.
  */
 export function parseRoles(text: string): Role[] {
@@ -18,8 +18,10 @@ export function parseRoles(text: string): Role[] {
     .split(',')
     .map((n) => n.trim().toLowerCase())
     .filter((n) => n !== '');
-  if (names.length === 0) throw new CommandError(`--roles needs at least one of ${ROLES.join(', ')}`);
+  if (names.length === 0)
+    throw new RefusedError('invalid', `--roles needs at least one of ${ROLES.join(', ')}`, { field: 'roles' });
   const unknown = names.find((n) => !isRole(n));
-  if (unknown !== undefined) throw new CommandError(`unknown role "${unknown}"; roles are ${ROLES.join(', ')}`);
+  if (unknown !== undefined)
+    throw new RefusedError('invalid', `unknown role "${unknown}"; roles are ${ROLES.join(', ')}`, { field: 'roles' });
   return [...new Set(names as Role[])];
 }

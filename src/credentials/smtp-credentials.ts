@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { CommandError } from '../core/command-error.js';
+import { RefusedError } from '../core/refused-error.js';
 import { findDomain } from '../domains/add-domain.js';
 import { CONTEXT_COLUMNS, toAuthContext, type AuthContext } from './authenticate.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
@@ -81,9 +81,10 @@ export async function revokeSmtpCredential(
       .select('id')
       .where('username', '=', username)
       .executeTakeFirst();
-    throw new CommandError(
-      row ? `SMTP credential ${username} is already revoked` : `no SMTP credential named "${username}"`,
-    );
+    const subject = { kind: 'smtp_credential', name: username } as const;
+    throw row
+      ? new RefusedError('conflict', `SMTP credential ${username} is already revoked`, { subject })
+      : new RefusedError('not_found', `no SMTP credential named "${username}"`, { field: 'username', subject });
   }
   return { username, revoked: true };
 }

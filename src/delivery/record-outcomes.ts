@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Config } from '../config/schema.js';
 import type { Ids } from '../core/ids.js';
 import type { EventName } from '../core/event-names.js';
+import { newEvent } from '../events/event-record.js';
 import { writeEvents, type NewEvent } from '../events/write-events.js';
 import { completeJobs, rescheduleJobs } from '../queue/finish-jobs.js';
 import type { Database } from '../storage/database.js';
@@ -45,20 +46,7 @@ export function planOutcomes(
       at: number,
       details: Record<string, unknown>,
       suppress?: 'hard_bounce',
-    ): NewEvent => ({
-      id: ids.next('evt', at),
-      accountId: m.accountId,
-      domainId: m.domainId,
-      messageId: m.id,
-      event: name,
-      recipient,
-      from: m.from,
-      subject: m.subject,
-      tags: m.tags,
-      details,
-      occurredAt: at,
-      ...(suppress ? { suppress } : {}),
-    });
+    ): NewEvent => newEvent(ids, m, { event: name, recipient, at, details, suppress });
     group.items.forEach((item, i) => {
       const o = outcomes[i]!;
       // accepted-by-mta once per recipient, when the engine first took and signed it.

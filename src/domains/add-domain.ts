@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { CommandError } from '../core/command-error.js';
+import { RefusedError } from '../core/refused-error.js';
 import { normalizeDomain } from '../core/domain-name.js';
 import { findAccount } from '../accounts/accounts.js';
 import type { DomainTable } from '../storage/database.js';
@@ -19,12 +19,17 @@ export async function addDomain(
   opts: { sandbox?: boolean } = {},
 ): Promise<DomainTable> {
   const name = normalizeDomain(domainName);
-  if (name === null) throw new CommandError(`"${domainName}" is not a valid domain name (e.g. example.com)`);
+  if (name === null)
+    throw new RefusedError('invalid', `"${domainName}" is not a valid domain name (e.g. example.com)`, {
+      field: 'name',
+    });
   const account = await findAccount(deps, accountName);
   const taken = await deps.db.selectFrom('domains').select('account_id').where('name', '=', name).executeTakeFirst();
   if (taken)
-    throw new CommandError(
+    throw new RefusedError(
+      'conflict',
       `domain ${name} is already added${taken.account_id === account.id ? ' to this account' : ' to another account'}`,
+      { field: 'name', subject: { kind: 'domain', name } },
     );
   const now = deps.clock.now();
   const key = await generateDkimKey();
@@ -56,13 +61,14 @@ export async function addDomain(
   return row;
 }
 
-/** Finds a domain by name or fails naming it. */
+/** Finds a domain by name or fails naming it (`not_found`). */
 export async function findDomain(deps: Pick<Deps, 'db'>, domainName: string): Promise<DomainTable> {
   const name = normalizeDomain(domainName) ?? domainName;
   const row = await deps.db.selectFrom('domains').selectAll().where('name', '=', name).executeTakeFirst();
   if (!row)
-    throw new CommandError(
-      `no domain named "${domainName}"; add it with: posthorn domain add ${domainName} --account NAME`,
-    );
+    throw new RefusedError('not_found', `no domain named "${domainName}"`, {
+      field: 'domain',
+      subject: { kind: 'domain', name: domainName },
+    });
   return row;
 }

@@ -1,5 +1,86 @@
 import type { Selectable } from 'kysely';
-import type { EventTable } from '../storage/database.js';
+import type { EventName } from '../core/event-names.js';
+import type { Ids } from '../core/ids.js';
+import type { EventTable, SuppressionReason } from '../storage/database.js';
+
+/**
+ * An event to record (`writeEvents`); `suppress` asks the writer to add the recipient to the
+ * suppression list, and `false` stops an event that implies one from doing so (a complaint whose
+ * report may be forged by a co-recipient, docs/inbound.md). Made by `newEvent`.
+ */
+export interface NewEvent {
+  id: string;
+  accountId: string;
+  domainId: string;
+  messageId: string;
+  event: EventName;
+  recipient: string;
+  from: string;
+  subject: string;
+  tags: readonly string[];
+  details: Record<string, unknown>;
+  occurredAt: number;
+  suppress?: SuppressionReason | false;
+}
+
+/** The message an event is about: the columns each of its events repeats, so a read needs no join. */
+export interface EventMessage {
+  id: string;
+  accountId: string;
+  domainId: string;
+  from: string;
+  subject: string;
+  tags: readonly string[];
+}
+
+/** What happened to one recipient of the message, and when. */
+export interface EventFact {
+  event: EventName;
+  recipient: string;
+  at: number;
+  details?: Record<string, unknown>;
+  suppress?: SuppressionReason | false;
+}
+
+/**
+ * The one constructor of an event to record, for every source (the submit pipeline, the relay's
+ * RCPT check, delivery outcomes, reports, tracking): a new `evt_` id of the time it happened, the
+ * message's columns, and `details` (`{}` when none).
+ */
+export function newEvent(ids: Pick<Ids, 'next'>, message: EventMessage, fact: EventFact): NewEvent {
+  const event: NewEvent = {
+    id: ids.next('evt', fact.at),
+    accountId: message.accountId,
+    domainId: message.domainId,
+    messageId: message.id,
+    event: fact.event,
+    recipient: fact.recipient,
+    from: message.from,
+    subject: message.subject,
+    tags: message.tags,
+    details: fact.details ?? {},
+    occurredAt: fact.at,
+  };
+  if (fact.suppress !== undefined) event.suppress = fact.suppress;
+  return event;
+}
+
+/** The stored `events` row of an event (tags and details as JSON text). */
+export function toEventRow(e: NewEvent): EventTable {
+  return {
+    id: e.id,
+    account_id: e.accountId,
+    domain_id: e.domainId,
+    message_id: e.messageId,
+    event: e.event,
+    recipient: e.recipient,
+    from_address: e.from,
+    subject: e.subject,
+    tags: JSON.stringify(e.tags),
+    details: JSON.stringify(e.details),
+    occurred_at: e.occurredAt,
+  };
+}
 
 /** One element of `events` in GET /v1/events: the fields docs/api.md lists for `GET /v1/events`. */
 export interface EventRecord {

@@ -1,30 +1,11 @@
 import type { Transaction } from 'kysely';
-import type { EventName } from '../core/event-names.js';
-import type { Database, EventTable, SuppressionReason } from '../storage/database.js';
+import type { Database, SuppressionReason } from '../storage/database.js';
 import { insertChunked } from '../storage/insert-chunked.js';
-import { enqueueWebhooks } from '../webhooks/enqueue-webhooks.js';
-import { webhookPayload } from '../webhooks/webhook-payload.js';
-import { toEventRecord } from './event-record.js';
+import { enqueueWebhooks } from '../outbox/enqueue-webhooks.js';
+import { toEventRecord, toEventRow, type NewEvent } from './event-record.js';
+import { webhookPayload } from './webhook-payload.js';
 
-/**
- * An event to record; `suppress` asks the writer to add the recipient to the suppression list, and
- * `false` stops an event that implies one from doing so (a complaint whose report may be forged by a
- * co-recipient, docs/inbound.md).
- */
-export interface NewEvent {
-  id: string;
-  accountId: string;
-  domainId: string;
-  messageId: string;
-  event: EventName;
-  recipient: string;
-  from: string;
-  subject: string;
-  tags: readonly string[];
-  details: Record<string, unknown>;
-  occurredAt: number;
-  suppress?: SuppressionReason | false;
-}
+export type { NewEvent } from './event-record.js';
 
 /** Which suppression reason an event implies by itself (docs/api.md, Suppression); `failed` suppresses only when the bounce says so. */
 function impliedSuppression(e: NewEvent): SuppressionReason | undefined {
@@ -50,19 +31,7 @@ function impliedSuppression(e: NewEvent): SuppressionReason | undefined {
  */
 export async function writeEvents(db: Transaction<Database>, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const rows: EventTable[] = events.map((e) => ({
-    id: e.id,
-    account_id: e.accountId,
-    domain_id: e.domainId,
-    message_id: e.messageId,
-    event: e.event,
-    recipient: e.recipient,
-    from_address: e.from,
-    subject: e.subject,
-    tags: JSON.stringify(e.tags),
-    details: JSON.stringify(e.details),
-    occurred_at: e.occurredAt,
-  }));
+  const rows = events.map(toEventRow);
   await insertChunked(db, 'events', rows);
   // The body is the record GET /v1/events returns for the same row (docs/webhooks.md), fixed now so
   // every attempt sends, and signs, the same bytes.

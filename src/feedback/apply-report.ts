@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Ids } from '../core/ids.js';
+import { newEvent } from '../events/event-record.js';
 import { writeEvents, type NewEvent } from '../events/write-events.js';
 import type { Database } from '../storage/database.js';
 import type { ReportMatch, TokenScope } from './match-report.js';
@@ -112,7 +113,6 @@ export async function applyReport(
           line.applied = 'duplicate';
           continue;
         }
-        const id = ids.next('evt', now);
         const details: Record<string, unknown> =
           outcome.kind === 'complained'
             ? {
@@ -127,22 +127,16 @@ export async function applyReport(
                 source: parsed.kind,
                 report_id: reportId,
               };
-        events.push({
-          id,
-          accountId: m.accountId,
-          domainId: m.domainId,
-          messageId: m.id,
+        const event = newEvent(ids, m, {
           event: outcome.kind,
           recipient: r.address,
-          from: m.from,
-          subject: m.subject,
-          tags: m.tags,
+          at: now,
           details,
-          occurredAt: now,
           ...(outcome.kind === 'failed' && outcome.suppress ? { suppress: 'hard_bounce' as const } : {}),
           ...(outcome.kind === 'complained' && !outcome.suppress ? { suppress: false as const } : {}),
         });
-        Object.assign(line, { applied: 'event', event_id: id, suppressed: outcome.suppress });
+        events.push(event);
+        Object.assign(line, { applied: 'event', event_id: event.id, suppressed: outcome.suppress });
         await trx
           .updateTable('recipients')
           .set({ status: outcome.kind, updated_at: now })

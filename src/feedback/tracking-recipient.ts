@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { EventName } from '../core/event-names.js';
+import { newEvent } from '../events/event-record.js';
 import { writeEvents } from '../events/write-events.js';
 import type { Database } from '../storage/database.js';
 
@@ -84,19 +85,18 @@ export async function recordFeedback(
   return deps.db.transaction().execute(async (trx) => {
     for (const key of keys) if (!(await takeFeedbackKey(trx, key, now))) return false;
     await writeEvents(trx, [
-      {
-        id: deps.ids.next('evt', now),
-        accountId: r.accountId,
-        domainId: r.domainId,
-        messageId: r.messageId,
-        event,
-        recipient: r.address,
-        from: r.from,
-        subject: r.subject,
-        tags: r.tags,
-        details,
-        occurredAt: now,
-      },
+      newEvent(
+        deps.ids,
+        {
+          id: r.messageId,
+          accountId: r.accountId,
+          domainId: r.domainId,
+          from: r.from,
+          subject: r.subject,
+          tags: r.tags,
+        },
+        { event, recipient: r.address, at: now, details },
+      ),
     ]);
     return true;
   });

@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database.js';
 import type { Ids } from '../core/ids.js';
-import { enqueueWebhooks } from '../webhooks/enqueue-webhooks.js';
-import { noticePayload } from '../webhooks/notice-payload.js';
+import { enqueueWebhooks } from '../outbox/enqueue-webhooks.js';
+import { noticePayload } from './notice-payload.js';
 
 /** Operator-facing notices (dashboard, and the domain's webhook: docs/webhooks.md). */
 export const NOTICE_KINDS = [

@@ -9,6 +9,7 @@ import {
 } from '../core/api-errors.js';
 import type { Mailbox } from '../core/mailbox.js';
 import { authenticate as authenticateKey, type AuthContext } from '../credentials/authenticate.js';
+import { newEvent } from '../events/event-record.js';
 import { writeEvents, type NewEvent } from '../events/write-events.js';
 import { findSuppressed } from '../suppression/find-suppressed.js';
 import { createBatcher } from '../storage/batcher.js';
@@ -165,19 +166,20 @@ export function planMessage(
       unsubscribe: tracking.unsubscribe ? 1 : 0,
     },
     recipients,
-    events: recipients.map((r) => ({
-      id: deps.ids.next('evt', now),
-      accountId: auth.account.id,
-      domainId: auth.domain.id,
-      messageId: id,
-      event: 'accepted-by-system' as const,
-      recipient: r.address,
-      from: from.address,
-      subject: req.subject,
-      tags: req.tags,
-      details: {},
-      occurredAt: now,
-    })),
+    events: recipients.map((r) =>
+      newEvent(
+        deps.ids,
+        {
+          id,
+          accountId: auth.account.id,
+          domainId: auth.domain.id,
+          from: from.address,
+          subject: req.subject,
+          tags: req.tags,
+        },
+        { event: 'accepted-by-system', recipient: r.address, at: now },
+      ),
+    ),
     jobs: recipients.map((r) => ({
       id: deps.ids.next('job', now),
       kind: 'deliver',
@@ -273,19 +275,17 @@ export function createSubmitPipeline(
   ) {
     const now = deps.clock.now();
     const messageId = deps.ids.next('msg', now);
-    const events: NewEvent[] = recipients.map((r) => ({
-      id: deps.ids.next('evt', now),
+    const message = {
+      id: messageId,
       accountId: auth.account.id,
       domainId: auth.domain.id,
-      messageId,
-      event: 'rejected-by-system',
-      recipient: r.address,
       from,
       subject: req.subject,
       tags: req.tags,
-      details: r.details,
-      occurredAt: now,
-    }));
+    };
+    const events: NewEvent[] = recipients.map((r) =>
+      newEvent(deps.ids, message, { event: 'rejected-by-system', recipient: r.address, at: now, details: r.details }),
+    );
     await deps.db.transaction().execute(async (trx) => {
       await writeEvents(trx, events);
       if (idemKey !== undefined) await completeIdempotencyKey(trx, auth.domain.id, idemKey, toStored(result));

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { CommandError } from '../core/command-error.js';
+import { RefusedError } from '../core/refused-error.js';
 import { normalizeDomain } from '../core/domain-name.js';
 import { findAccount } from '../accounts/accounts.js';
 import { SUPPRESSION_REASONS, type SuppressionReason, type SuppressionTable } from '../storage/database.js';
@@ -18,7 +18,7 @@ export interface SuppressionEntry {
 // so rare in transactional mail that refusing them beats mis-parsing them.
 const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 
-/** Lower-cases `address` after checking its syntax; throws a CommandError saying what is wrong. */
+/** Lower-cases `address` after checking its syntax; throws a RefusedError saying what is wrong. */
 export function normalizeSuppressedAddress(address: string): string {
   const trimmed = address.trim();
   const at = trimmed.lastIndexOf('@');
@@ -26,14 +26,20 @@ export function normalizeSuppressedAddress(address: string): string {
   const domain = trimmed.slice(at + 1);
   // RFC 5321 §4.5.3.1.1: a local part has at most 64 octets.
   if (at <= 0 || local.length > 64 || !LOCAL_PART.test(local) || normalizeDomain(domain) === null) {
-    throw new CommandError(`"${address}" is not an email address (expected local@domain.example)`);
+    throw new RefusedError('invalid', `"${address}" is not an email address (expected local@domain.example)`, {
+      field: 'address',
+    });
   }
   return trimmed.toLowerCase();
 }
 
 function checkReason(reason: string): SuppressionReason {
   if (!(SUPPRESSION_REASONS as readonly string[]).includes(reason)) {
-    throw new CommandError(`unknown suppression reason "${reason}"; use one of ${SUPPRESSION_REASONS.join(', ')}`);
+    throw new RefusedError(
+      'invalid',
+      `unknown suppression reason "${reason}"; use one of ${SUPPRESSION_REASONS.join(', ')}`,
+      { field: 'reason' },
+    );
   }
   return reason as SuppressionReason;
 }
@@ -80,7 +86,7 @@ export async function addSuppression(
   return toEntry(row);
 }
 
-/** Removes `address` from the account's list; a CommandError when it is not there. */
+/** Removes `address` from the account's list; a `not_found` RefusedError when it is not there. */
 export async function removeSuppression(
   deps: Pick<Deps, 'db'>,
   accountName: string,
@@ -94,7 +100,10 @@ export async function removeSuppression(
     .where('address', '=', normalized)
     .executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) {
-    throw new CommandError(`${normalized} is not on the suppression list of account "${account.name}"`);
+    throw new RefusedError('not_found', `${normalized} is not on the suppression list of account "${account.name}"`, {
+      field: 'address',
+      subject: { kind: 'suppression', name: normalized },
+    });
   }
   return { address: normalized, removed: true };
 }

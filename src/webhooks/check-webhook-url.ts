@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { CommandError } from '../core/command-error.js';
+import { RefusedError } from '../core/refused-error.js';
 import { isPublicAddress } from './safe-address.js';
 
 /**
@@ -21,35 +21,39 @@ const LOOPBACK_NAMES = new Set([
 /** Longest URL accepted: well past any real endpoint, short enough for logs and the CLI. */
 const MAX_URL_LENGTH = 2048;
 
+function invalidUrl(message: string): RefusedError {
+  return new RefusedError('invalid', message, { field: 'url' });
+}
+
 /**
  * Checks a webhook URL when it is set (`posthorn webhook set`) and returns it normalised; throws a
- * CommandError naming the problem. Without `allowPrivate`: https only (the body carries recipient
- * addresses), and a host that is an IP literal must be public and may not be `localhost` (RFC 6761
- * §6.3). A host name is not resolved here: its addresses are checked at every connect instead
+ * RefusedError (`invalid`, field `url`) naming the problem. Without `allowPrivate`: https only (the
+ * body carries recipient addresses), and a host that is an IP literal must be public and may not be
+ * `localhost` (RFC 6761 §6.3). A host name is not resolved here: its addresses are checked at every connect instead
  * (post-webhook.ts), since DNS may answer differently by then.
  */
 export function checkWebhookUrl(text: string, allowPrivate: boolean): string {
   if (text.length > MAX_URL_LENGTH)
-    throw new CommandError(`webhook URL is ${text.length} characters long; the limit is ${MAX_URL_LENGTH}`);
+    throw invalidUrl(`webhook URL is ${text.length} characters long; the limit is ${MAX_URL_LENGTH}`);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new CommandError(`webhook URL "${text}" is not an absolute URL (e.g. https://hooks.example.com/posthorn)`);
+    throw invalidUrl(`webhook URL "${text}" is not an absolute URL (e.g. https://hooks.example.com/posthorn)`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new CommandError(`webhook URL must use https, not ${url.protocol.replace(/:$/, '')}`);
+    throw invalidUrl(`webhook URL must use https, not ${url.protocol.replace(/:$/, '')}`);
   }
-  if (url.hash !== '') throw new CommandError('webhook URL must not have a #fragment (it is never sent to the server)');
+  if (url.hash !== '') throw invalidUrl('webhook URL must not have a #fragment (it is never sent to the server)');
   if (allowPrivate) return url.toString();
   if (url.protocol !== 'https:') {
-    throw new CommandError(
+    throw invalidUrl(
       'webhook URL must use https (http is allowed only with POSTHORN_WEBHOOK_ALLOW_PRIVATE=1, for local development)',
     );
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host) !== 0 && !isPublicAddress(host)) {
-    throw new CommandError(
+    throw invalidUrl(
       `webhook URL host ${host} is not a public address (loopback, private, link-local and metadata addresses are refused unless POSTHORN_WEBHOOK_ALLOW_PRIVATE=1)`,
     );
   }
@@ -58,10 +62,10 @@ export function checkWebhookUrl(text: string, allowPrivate: boolean): string {
   // localhost. More than one, or an empty label, is no host name at all.
   const name = host.endsWith('.') ? host.slice(0, -1) : host;
   if (name === '' || name.split('.').some((label) => label === '')) {
-    throw new CommandError(`webhook URL host ${host} is not a valid host name (an empty label between dots)`);
+    throw invalidUrl(`webhook URL host ${host} is not a valid host name (an empty label between dots)`);
   }
   if (LOOPBACK_NAMES.has(name) || name.endsWith('.localhost')) {
-    throw new CommandError(`webhook URL host ${host} is loopback (refused unless POSTHORN_WEBHOOK_ALLOW_PRIVATE=1)`);
+    throw invalidUrl(`webhook URL host ${host} is loopback (refused unless POSTHORN_WEBHOOK_ALLOW_PRIVATE=1)`);
   }
   return url.toString();
 }

@@ -1,10 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { Deps } from '../deps.js';
-import { CommandError } from '../core/command-error.js';
+import { RefusedError } from '../core/refused-error.js';
 import { findDomain } from '../domains/add-domain.js';
 import type { DomainTable, WebhookEndpointTable } from '../storage/database.js';
 
-/** The domain and its webhook endpoint; a CommandError naming the fix when it has none. */
+/** The domain and its webhook endpoint; a `not_found` RefusedError when it has none. */
 export async function findEndpoint(
   deps: Pick<Deps, 'db'>,
   domainName: string,
@@ -16,6 +16,8 @@ export async function findEndpoint(
     .where('domain_id', '=', domain.id)
     .executeTakeFirst();
   if (!endpoint)
-    throw new CommandError(`${domain.name} has no webhook; set one with: posthorn webhook set ${domain.name} URL`);
+    throw new RefusedError('not_found', `${domain.name} has no webhook`, {
+      subject: { kind: 'webhook', name: domain.name },
+    });
   return { domain, endpoint };
 }

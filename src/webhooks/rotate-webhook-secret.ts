@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { CommandError } from '../core/command-error.js';
+import { RefusedError } from '../core/refused-error.js';
 import { rotateSecrets } from './endpoint-secrets.js';
 import { readEndpointSecrets, storeEndpointSecrets } from './sealed-secrets.js';
 import { findEndpoint } from './find-endpoint.js';
@@ -39,7 +39,10 @@ export async function rotateWebhookSecret(
     .where('secrets', '=', endpoint.secrets)
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) === 0)
-    throw new CommandError(`the webhook of ${domain.name} changed while rotating; run the command again`);
+    throw new RefusedError('conflict', `the webhook of ${domain.name} changed while rotating`, {
+      subject: { kind: 'webhook', name: domain.name },
+      retry: true,
+    });
   return {
     domain: domain.name,
     secret,

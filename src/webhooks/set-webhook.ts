@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { CommandError } from '../core/command-error.js';
+import { RefusedError } from '../core/refused-error.js';
 import { findDomain } from '../domains/add-domain.js';
 import { checkWebhookUrl } from './check-webhook-url.js';
 import { PARKED_AT } from './disable-endpoint.js';
@@ -59,9 +59,10 @@ export async function setWebhook(
         .onConflict((oc) => oc.column('domain_id').doNothing())
         .executeTakeFirst();
       if (Number(res.numInsertedOrUpdatedRows ?? 0n) === 0)
-        throw new CommandError(
-          `the webhook of ${domain.name} was set by someone else at the same moment; run the command again`,
-        );
+        throw new RefusedError('conflict', `the webhook of ${domain.name} was set by someone else at the same moment`, {
+          subject: { kind: 'webhook', name: domain.name },
+          retry: true,
+        });
       return { domain: domain.name, url, secret, created: true, reenabled: false };
     }
     await trx

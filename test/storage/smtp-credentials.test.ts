@@ -10,7 +10,7 @@ import {
   listSmtpCredentials,
   revokeSmtpCredential,
 } from '../../src/credentials/smtp-credentials.js';
-import { CommandError } from '../../src/core/command-error.js';
+import { RefusedError } from '../../src/core/refused-error.js';
 import { seedDomain, type Seeded } from '../helpers/seed.js';
 import { testDialects } from '../helpers/test-db.js';
 import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
@@ -67,11 +67,11 @@ for (const dialect of testDialects()) {
       assert.ok(await authenticate(deps, `Bearer ${seeded.key}`));
       await assert.rejects(
         revokeSmtpCredential(deps, a.username),
-        (e: unknown) => e instanceof CommandError && /already revoked/.test(e.message),
+        (e: unknown) => e instanceof RefusedError && e.reason === 'conflict' && /already revoked/.test(e.message),
       );
       await assert.rejects(
         revokeSmtpCredential(deps, 'ph_smtp_nobody'),
-        (e: unknown) => e instanceof CommandError && /no SMTP credential/.test(e.message),
+        (e: unknown) => e instanceof RefusedError && e.reason === 'not_found' && /no SMTP credential/.test(e.message),
       );
     });
 
@@ -123,9 +123,10 @@ for (const dialect of testDialects()) {
       assert.ok(!text.includes('scrypt') && !text.includes(a.password) && !text.includes(b.password));
     });
 
-    test('an unknown domain is a CommandError', async () => {
-      await assert.rejects(createSmtpCredential(deps, 'nowhere.test'), CommandError);
-      await assert.rejects(listSmtpCredentials(deps, 'nowhere.test'), CommandError);
+    test('an unknown domain is a not_found refusal', async () => {
+      const notFound = (e: unknown) => e instanceof RefusedError && e.reason === 'not_found' && e.field === 'domain';
+      await assert.rejects(createSmtpCredential(deps, 'nowhere.test'), notFound);
+      await assert.rejects(listSmtpCredentials(deps, 'nowhere.test'), notFound);
     });
   });
 }

@@ -16,7 +16,7 @@ import { setWebhook } from '../../src/webhooks/set-webhook.js';
 import { showWebhook } from '../../src/webhooks/show-webhook.js';
 import { signWebhook } from '../../src/webhooks/sign-webhook.js';
 import { startWebhookDispatcher, type WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
-import { webhookPayload } from '../../src/webhooks/webhook-payload.js';
+import { webhookPayload } from '../../src/events/webhook-payload.js';
 import { seedDomain, type Seeded } from '../helpers/seed.js';
 import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
 import { testDialects } from '../helpers/test-db.js';

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CommandError } from '../../../src/core/command-error.js';
+import { RefusedError } from '../../../src/core/refused-error.js';
 import { checkWebhookUrl } from '../../../src/webhooks/check-webhook-url.js';
 import { rotateSecrets, signingSecrets, type StoredSecret } from '../../../src/webhooks/endpoint-secrets.js';
-import { deliveryId } from '../../../src/webhooks/enqueue-webhooks.js';
+import { deliveryId } from '../../../src/outbox/enqueue-webhooks.js';
 import { nextWebhookAttempt } from '../../../src/webhooks/record-attempts.js';
 
 const DAY = 86_400_000;
@@ -46,7 +46,8 @@ test('webhook URLs: https to a name or a public address passes; the rest is refu
   for (const [url, why] of refused) {
     assert.throws(
       () => checkWebhookUrl(url, false),
-      (err: unknown) => err instanceof CommandError && why.test(err.message),
+      (err: unknown) =>
+        err instanceof RefusedError && err.reason === 'invalid' && err.field === 'url' && why.test(err.message),
       url,
     );
   }

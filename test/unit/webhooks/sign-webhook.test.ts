@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { newWebhookSecret } from '../../../src/webhooks/webhook-secret.js';
 import { signWebhook } from '../../../src/webhooks/sign-webhook.js';
-import { webhookPayload } from '../../../src/webhooks/webhook-payload.js';
+import { webhookPayload } from '../../../src/events/webhook-payload.js';
 import type { EventRecord } from '../../../src/events/event-record.js';
 
 const record: EventRecord = {

@@ -1,3 +1,7 @@
+// The producer side of the webhook queue: the event writer (events/write-events.ts) and the notice
+// writer (notices/record-notice.ts) add rows here in their own transactions, and the webhooks role
+// (webhooks/) claims and posts them. It sits below all three and imports only storage, so events and
+// notices need nothing of webhooks/ (docs/architecture.md, Layers and conventions).
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, WebhookDeliveryTable } from '../storage/database.js';
 import { insertChunked } from '../storage/insert-chunked.js';
@@ -15,8 +19,8 @@ export interface OutboxItem {
 }
 
 /**
- * Writes the outbox rows (in the transaction that stores the events, so an event and its webhook
- * commit together) for the items whose domain has an active endpoint; items of other domains are
+ * Writes the outbox rows (in the transaction that stores the events or notice, so each commits
+ * together with its webhook) for the items whose domain has an active endpoint; items of other domains are
  * skipped. One query finds the endpoints of every domain in the batch, so a group commit of
  * thousands of events costs one extra SELECT and one multi-row INSERT. Nothing is cached: an
  * endpoint set a moment ago must get the next event.

@@ -1,4 +1,4 @@
-import type { EventRecord } from '../events/event-record.js';
+import type { EventRecord } from './event-record.js';
 
 /**
  * The JSON body of a webhook POST: one event, the same snake_case record GET /v1/events returns
