@@ -32,8 +32,8 @@ export interface SmtpReply {
 
 /**
  * Three digits (not four) at the start of a line and the separator after them: `-` (more lines
- * follow), a space, or a colon as some reports quote it. A missing separator is tolerated, as
- * nodemailer tolerates it, so a sloppy server's code is still read.
+ * follow), a space, or a colon as some reports quote it. A missing separator is tolerated, so a
+ * sloppy server's code is still read rather than the reply taken for no reply at all.
  */
 const BASIC = /^(\d{3})(?!\d)(?:[ -]|:\s*)?/;
 /** RFC 3463 §2: class 2, 4 or 5, subject and detail of 1–3 digits, then white space or the end. */
