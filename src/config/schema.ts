@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import * as p from './parse-value.js';
-import { parseSecretKey, parseSecretKeyList, readSecretKeyFile } from '../secrets/keyring.js';
+import { parseSecretKey, parseSecretKeyList, readSecretKeyFile } from './parse-secret-key.js';
 import { BODY_LIMIT } from '../core/limits.js';
 
 /** The resolved, frozen configuration every part of Posthorn reads (through Deps). */

@@ -1,4 +1,10 @@
-import type { SmtpReply } from './transport.js';
+import type { SmtpReply } from '../core/smtp-reply.js';
+
+/**
+ * What the rules read of a reply (core/smtp-reply.ts): the codes and the cleaned `message`, never
+ * `raw`, so a reply quoted in a report classifies as it would have live.
+ */
+export type ReplyFacts = Pick<SmtpReply, 'code' | 'enhanced' | 'message'>;
 
 /**
  * What one recipient's reply means: the outcome, the bounce class carried in
@@ -21,20 +27,20 @@ export interface Classification {
 /** One classification rule; `source` is the RFC section or the real server reply it comes from. */
 export interface ReplyRule {
   id: string;
-  when: (reply: SmtpReply) => boolean;
+  when: (reply: ReplyFacts) => boolean;
   outcome: Classification['outcome'];
   bounceClass: Classification['bounceClass'];
   suppress: boolean;
   source: string;
 }
 
-const is2xx = (r: SmtpReply) => r.code >= 200 && r.code < 300;
-const is4xx = (r: SmtpReply) => r.code >= 400 && r.code < 500;
-const is5xx = (r: SmtpReply) => r.code >= 500 && r.code < 600;
+const is2xx = (r: ReplyFacts) => r.code >= 200 && r.code < 300;
+const is4xx = (r: ReplyFacts) => r.code >= 400 && r.code < 500;
+const is5xx = (r: ReplyFacts) => r.code >= 500 && r.code < 600;
 /** The enhanced code's subject.detail (RFC 3463 §2) matches, whatever its class. */
-const enhanced = (pattern: RegExp) => (r: SmtpReply) =>
+const enhanced = (pattern: RegExp) => (r: ReplyFacts) =>
   r.enhanced !== null && pattern.test(r.enhanced.slice(r.enhanced.indexOf('.') + 1));
-const says = (pattern: RegExp) => (r: SmtpReply) => pattern.test(r.message);
+const says = (pattern: RegExp) => (r: ReplyFacts) => pattern.test(r.message);
 
 /**
  * Reputation and policy wording. Matched before any address rule, so a reply that both blames the
@@ -252,27 +258,8 @@ export const REPLY_RULES: readonly ReplyRule[] = [
 const DEFAULT: Omit<Classification, 'rule'> = { outcome: 'deferred', bounceClass: 'soft', suppress: false };
 
 /** Classifies one recipient's reply by the first matching rule of REPLY_RULES, else `default`. */
-export function classifyReply(reply: SmtpReply): Classification {
+export function classifyReply(reply: ReplyFacts): Classification {
   const rule = REPLY_RULES.find((r) => r.when(reply));
   if (!rule) return { ...DEFAULT, rule: 'default' };
   return { outcome: rule.outcome, bounceClass: rule.bounceClass, suppress: rule.suppress, rule: rule.id };
-}
-
-/** RFC 3463 §2: class.subject.detail, subject and detail 1–3 digits, at the start of the text (RFC 2034 §4). */
-const ENHANCED = /^([245]\.\d{1,3}\.\d{1,3})(?=\s|$)/;
-
-/**
- * Builds an SmtpReply from a basic code and the text after it. Lines of a multi-line reply may
- * still carry their `550-`/`550 ` prefix (nodemailer's `response`); they are removed, as is each
- * line's repeated enhanced code, and the lines are joined with one space.
- */
-export function parseSmtpReply(code: number, text: string): SmtpReply {
-  const lines = text.split(/\r?\n/).map((line) => line.replace(new RegExp(`^${code}(?:[ -]|$)`), '').trim());
-  const found = ENHANCED.exec(lines[0] ?? '');
-  const status = found?.[1] ?? null;
-  const message = lines
-    .map((line) => (status !== null && line.startsWith(status) ? line.slice(status.length).trim() : line))
-    .filter((line) => line !== '')
-    .join(' ');
-  return { code, enhanced: status, message };
 }

@@ -11,7 +11,7 @@ import { groupSubject, makeReturnPath } from './return-path.js';
 import { SANDBOX } from '../sandbox/bootstrap-sandbox.js';
 import { secretBox } from '../secrets/secret-box.js';
 import { secretContext } from '../secrets/secret-fields.js';
-import type { AttemptResult, Destination, SmtpReply, Transport } from './transport.js';
+import type { AttemptResult, Destination, Transport } from './transport.js';
 
 /** What happened to one recipient in this attempt, before retry policy is applied. */
 export type RecipientOutcome =
@@ -78,14 +78,6 @@ function dkimKeys(ctx: DeliveryContext, group: DeliveryGroup): DkimKey[] {
   return keys;
 }
 
-/**
- * The reply as events show it, `550 5.1.1 text`. The SMTP transport hands over the server's reply
- * verbatim (code included), the sandbox only the text after the code: prefix the code only then.
- */
-function responseText(reply: SmtpReply): string {
-  return /^\d{3}(?:[ -]|$)/.test(reply.message) ? reply.message : `${reply.code} ${reply.message}`;
-}
-
 const everyone = (group: DeliveryGroup, o: RecipientOutcome): RecipientOutcome[] => group.items.map(() => o);
 
 function fromTransaction(group: DeliveryGroup, result: AttemptResult): RecipientOutcome[] {
@@ -104,7 +96,7 @@ function fromTransaction(group: DeliveryGroup, result: AttemptResult): Recipient
     const details = {
       mx_host: result.mxHost,
       tls: result.tls,
-      response: responseText(reply),
+      response: reply.raw,
       ...(reply.enhanced ? { enhanced_status: reply.enhanced } : {}),
     };
     switch (c.outcome) {

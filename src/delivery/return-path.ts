@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps.js';
-import { storedSecret } from '../storage/stored-secret.js';
+import { storedSecret } from '../secrets/stored-secret.js';
 
 /** The HMAC key for return-path tokens (settings `return_path_secret`). */
 export function returnPathSecret(deps: Pick<Deps, 'db' | 'ids' | 'config'>): Promise<Buffer> {

@@ -1,15 +1,10 @@
+import type { SmtpReply } from '../core/smtp-reply.js';
+
 /**
  * The contracts between the delivery engine's parts (docs/architecture.md, Delivery). The worker
  * resolves a route, signs, hands one SMTP transaction to a Transport and classifies each
  * recipient's reply.
  */
-
-/** An SMTP reply: basic code, RFC 3463 enhanced status when the server gave one, and the text. */
-export interface SmtpReply {
-  code: number;
-  enhanced: string | null;
-  message: string;
-}
 
 /** A host to connect to, in the order to try. */
 export interface Destination {

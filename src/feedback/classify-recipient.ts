@@ -1,5 +1,5 @@
-import { classifyReply, parseSmtpReply } from '../delivery/classify-reply.js';
-import type { SmtpReply } from '../delivery/transport.js';
+import { parseSmtpReply, type SmtpReply } from '../core/smtp-reply.js';
+import { classifyReply, type ReplyFacts } from '../delivery/classify-reply.js';
 
 /** Bounce classes a report can give a recipient (docs/inbound.md, `posthorn bounce parse`). */
 export type ReportClass = 'hard' | 'soft' | 'block' | 'complaint' | 'unknown';
@@ -15,24 +15,25 @@ export function findStatus(text: string | null): string | null {
 }
 
 /**
- * The SMTP reply a diagnostic carries: its basic code and text when it has one (a 3-digit code at
- * the start of a line or after white space), else a reply built from the status code (550 for 5.x.x,
- * 450 for 4.x.x, RFC 5321 §4.2.1) carrying the diagnostic text. Null when neither gives a code.
+ * The SMTP reply a diagnostic carries (RFC 3464 §2.3.6): read by core/smtp-reply.ts from its basic
+ * code on when it has one (a 3-digit code at the start of a line or after white space, such as
+ * `host mx.example.org said: 550-5.1.1 …`), else a reply built from the status code (550 for
+ * 5.x.x, 450 for 4.x.x, RFC 5321 §4.2.1) carrying the diagnostic text. Null when neither gives a code.
  */
 export function replyFrom(diagnostic: string | null, status: string | null): SmtpReply | null {
   const text = diagnostic ?? '';
-  const basic = /(?:^|\s)([245]\d\d)(?:[ -]|:\s|$)/m.exec(text);
+  const basic = /(?<=^|\s)[245]\d\d(?=[ -]|:\s|$)/m.exec(text);
   if (basic) {
-    const rest = text.slice(basic.index + basic[0].length).replace(/^:?\s*/, '');
-    const reply = parseSmtpReply(Number(basic[1]), rest);
+    const reply = parseSmtpReply(text.slice(basic.index));
     // The reply's own enhanced code wins; the report's status fills in when the reply has none.
-    const fallback = status ?? findStatus(rest);
+    const fallback = status ?? findStatus(reply.message);
     const sameClass = fallback !== null && fallback[0] === String(reply.code)[0];
     return reply.enhanced === null && sameClass ? { ...reply, enhanced: fallback } : reply;
   }
   const code = status ?? findStatus(text);
   if (code === null || code[0] === '2') return null;
-  return { code: code[0] === '5' ? 550 : 450, enhanced: code, message: text.replace(/\s+/g, ' ').trim() };
+  const message = text.replace(/\s+/g, ' ').trim();
+  return { code: code[0] === '5' ? 550 : 450, enhanced: code, message, raw: text };
 }
 
 /** RFC 3464 §2.3.3: these actions report success, not a failure. */
@@ -43,7 +44,7 @@ const NOT_FAILURES = new Set(['delivered', 'relayed', 'expanded']);
  * `delayed` is always soft (RFC 3464 §2.3.3: the MTA is still trying; a delay never suppresses);
  * success actions and reports without a usable code are `unknown`.
  */
-export function classifyRecipient(action: string | null, reply: SmtpReply | null): ReportClass {
+export function classifyRecipient(action: string | null, reply: ReplyFacts | null): ReportClass {
   if (action !== null && NOT_FAILURES.has(action)) return 'unknown';
   if (action === 'delayed') return 'soft';
   if (reply === null) return 'unknown';

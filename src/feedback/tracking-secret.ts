@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { storedSecret } from '../storage/stored-secret.js';
+import { storedSecret } from '../secrets/stored-secret.js';
 
 /**
  * The HMAC key of open, click and unsubscribe tokens, apart from the return-path key so one

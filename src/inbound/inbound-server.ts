@@ -1,8 +1,9 @@
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Deps } from '../deps.js';
 import { ReportRefused, storeReport } from '../feedback/receive-report.js';
-import { closeSession, guardClientSlots } from '../smtp/client-slots.js';
-import { replyText } from '../smtp/enhanced-replies.js';
+import { closeSession, guardClientSlots } from '../smtp-server/client-slots.js';
+import { replyText } from '../smtp-server/enhanced-replies.js';
+import { countRefusal, smtpError, type SmtpReplyError } from '../smtp-server/server-reply.js';
 import { createClientRateLimit } from './client-rate-limit.js';
 import { checkInboundRecipient } from './inbound-recipient.js';
 
@@ -19,10 +20,6 @@ export const INBOUND_LIMITS = {
 
 interface InboundSession extends SMTPServerSession {
   posthorn?: { errors: number; mailSeen?: boolean };
-}
-
-function smtpError(code: number, enhanced: string, message: string): Error & { responseCode: number } {
-  return Object.assign(new Error(replyText(enhanced, message)), { responseCode: code });
 }
 
 /** Called with each report's id once it is stored, after the 250 went out: processing. */
@@ -48,12 +45,8 @@ export function createInboundServer(
     bounceHost: deps.config.bounceHost,
     complaintAddress: deps.config.complaintAddress,
   };
-  const refuse = (session: InboundSession, err: Error & { responseCode: number }): Error => {
-    session.posthorn ??= { errors: 0 };
-    if (++session.posthorn.errors > INBOUND_LIMITS.maxErrors)
-      return smtpError(421, '4.7.0', 'Too many errors in this session; closing.');
-    return err;
-  };
+  const refuse = (session: InboundSession, err: SmtpReplyError): Error =>
+    countRefusal((session.posthorn ??= { errors: 0 }), INBOUND_LIMITS.maxErrors, err);
   const server: SMTPServer = new SMTPServer({
     secure: false,
     key: opts.tls.key,

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { returnPathSecret } from '../delivery/return-path.js';
 import { processPendingReports, processReport } from '../feedback/process-report.js';
+import { closeSmtp, listenSmtp } from '../smtp-server/listen.js';
 import { createInboundServer } from './inbound-server.js';
 
 /** How often the pending pass runs, and how old a pending report must be for it (younger ones are being processed after their 250). */
@@ -37,13 +38,7 @@ export async function startInbound(
   };
 
   const server = createInboundServer(deps, { tls, secret, onStored: (id) => track(processReport(deps, id, secret)) });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(deps.config.inboundPort, deps.config.listenHost, () => {
-      server.off('error', reject);
-      resolve((server.server.address() as { port: number }).port);
-    });
-  });
+  const port = await listenSmtp(server, deps.config.listenHost, deps.config.inboundPort);
   deps.log.info({ host: deps.config.listenHost, port }, 'inbound mx listening');
   pass(0);
   const timer = setInterval(() => pass(PENDING_PASS.minAgeMs), PENDING_PASS.everyMs);
@@ -52,7 +47,7 @@ export async function startInbound(
     port,
     async stop() {
       clearInterval(timer);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeSmtp(server);
       await Promise.all([...inflight, passing]);
     },
   };

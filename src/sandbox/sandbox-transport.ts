@@ -1,6 +1,10 @@
 import type { Deps } from '../deps.js';
-import type { AttemptResult, DeliveryAttempt, RecipientReply, SmtpReply, Transport } from '../delivery/transport.js';
+import { parseSmtpReply, type SmtpReply } from '../core/smtp-reply.js';
+import type { AttemptResult, DeliveryAttempt, RecipientReply, Transport } from '../delivery/transport.js';
 import { triggerFor } from './sandbox-triggers.js';
+
+/** The ordinary answer, written whole as a server sends it, so events show it as they would a real one. */
+const DELIVERED = parseSmtpReply('250 2.0.0 OK: queued (sandbox)');
 
 /**
  * What the sandbox answers for a recipient, chosen by the local part (before any `+tag`), so a
@@ -13,32 +17,20 @@ export const SANDBOX_BEHAVIOURS: { prefix: string; reply: (attempt: number) => S
   {
     prefix: 'bounce',
     what: 'hard bounce: failed, address suppressed',
-    reply: () => ({
-      code: 550,
-      enhanced: '5.1.1',
-      message: '5.1.1 The email account that you tried to reach does not exist (sandbox)',
-    }),
+    reply: () => parseSmtpReply('550 5.1.1 The email account that you tried to reach does not exist (sandbox)'),
   },
   {
     prefix: 'block',
     what: 'policy block: failed with bounce_class block, not suppressed',
-    reply: () => ({
-      code: 550,
-      enhanced: '5.7.1',
-      message: '5.7.1 Service unavailable; client host blocked using a blocklist (sandbox)',
-    }),
+    reply: () => parseSmtpReply('550 5.7.1 Service unavailable; client host blocked using a blocklist (sandbox)'),
   },
   {
     prefix: 'defer',
     what: 'deferred once, then delivered on the retry',
     reply: (attempt) =>
-      attempt <= 1
-        ? { code: 451, enhanced: '4.3.0', message: '4.3.0 Temporary failure, try again later (sandbox)' }
-        : { code: 250, enhanced: '2.0.0', message: '2.0.0 OK: queued (sandbox)' },
+      attempt <= 1 ? parseSmtpReply('451 4.3.0 Temporary failure, try again later (sandbox)') : DELIVERED,
   },
 ];
-
-const DELIVERED: SmtpReply = { code: 250, enhanced: '2.0.0', message: '2.0.0 OK: queued (sandbox)' };
 
 function replyFor(address: string, attempt: number): SmtpReply {
   const local = (address.split('@')[0] ?? '').split('+')[0]?.toLowerCase() ?? '';

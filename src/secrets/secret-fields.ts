@@ -10,7 +10,7 @@ export const SECRET_FIELDS = [
   { field: 'domains.dkim_private_key', table: 'domains', column: 'dkim_private_key', id: 'id', keys: null },
   { field: 'domains.ed25519_private_key', table: 'domains', column: 'ed25519_private_key', id: 'id', keys: null },
   { field: 'webhook_endpoints.secrets', table: 'webhook_endpoints', column: 'secrets', id: 'id', keys: null },
-  // The HMAC keys behind return-path and tracking tokens (storage/stored-secret.ts).
+  // The HMAC keys behind return-path and tracking tokens (secrets/stored-secret.ts).
   {
     field: 'settings.value',
     table: 'settings',

@@ -7,9 +7,10 @@ import type { AuthThrottle } from '../credentials/auth-throttle.js';
 import { authenticateSmtp } from '../credentials/smtp-credentials.js';
 import type { SubmitPipeline } from '../send/submit.js';
 import { BODY_LIMIT } from '../core/limits.js';
-import { closeSession, guardClientSlots } from './client-slots.js';
+import { closeSession, guardClientSlots } from '../smtp-server/client-slots.js';
+import { replyText } from '../smtp-server/enhanced-replies.js';
+import { countRefusal, smtpError, type SmtpReplyError } from '../smtp-server/server-reply.js';
 import { createDataGuard } from './data-guard.js';
-import { replyText } from './enhanced-replies.js';
 import { RELAY_MAX_RECIPIENTS } from './parse-submission.js';
 import { relayIntake } from './relay-intake.js';
 
@@ -32,12 +33,8 @@ interface RelaySession extends SMTPServerSession {
   posthorn?: { auth: AuthContext; errors: number };
 }
 
-function smtpError(code: number, enhanced: string, message: string): Error & { responseCode: number } {
-  return Object.assign(new Error(replyText(enhanced, message)), { responseCode: code });
-}
-
 /** The SMTP reply for a pipeline refusal, from the one error table (core/api-errors.ts). */
-export function refusalReply(err: ApiError): Error & { responseCode: number } {
+export function refusalReply(err: ApiError): SmtpReplyError {
   const { code, enhanced } = ERROR_TABLE[err.type].smtp;
   const wait = err.retryAfter !== undefined ? ` Retry in ${err.retryAfter} s.` : '';
   const field = err.field !== undefined && err.type === 'invalid_request' ? ` (${err.field})` : '';
@@ -57,11 +54,8 @@ export function createRelayServer(
   throttle: AuthThrottle,
   opts: { implicitTls: boolean; tls: { cert: string; key: string } },
 ): SMTPServer {
-  const refuse = (session: RelaySession, err: Error & { responseCode: number }): Error => {
-    if (session.posthorn && ++session.posthorn.errors > RELAY_LIMITS.maxErrors)
-      return smtpError(421, '4.7.0', 'Too many errors in this session; closing.');
-    return err;
-  };
+  const refuse = (session: RelaySession, err: SmtpReplyError): Error =>
+    countRefusal(session.posthorn, RELAY_LIMITS.maxErrors, err);
   const server: SMTPServer = new SMTPServer({
     secure: opts.implicitTls,
     key: opts.tls.key,

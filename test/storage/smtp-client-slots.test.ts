@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import tls from 'node:tls';
 import { startInbound } from '../../src/inbound/start-inbound.js';
-import { clientKey } from '../../src/smtp/client-slots.js';
+import { clientKey } from '../../src/smtp-server/client-slots.js';
 import { createRelayHarness, relayCertificate, SmtpWire, type SmtpReply } from '../helpers/relay-harness.js';
 import { createTestDeps } from '../helpers/test-deps.js';
 import { testDialects } from '../helpers/test-db.js';

@@ -1,6 +1,6 @@
 import type SMTPConnection from 'nodemailer/lib/smtp-connection/index.js';
-import type { RecipientReply, SmtpReply } from '../transport.js';
-import { localReply, parseReply } from './parse-reply.js';
+import { parseSmtpReply, type SmtpReply } from '../../core/smtp-reply.js';
+import type { RecipientReply } from '../transport.js';
 
 type SmtpError = SMTPConnection.SMTPError & { recipient?: string };
 
@@ -29,7 +29,7 @@ export function transactionReplies(
   info: SMTPConnection.SentMessageInfo | undefined,
 ): SendResult {
   if (err === null && info !== undefined)
-    return { kind: 'replies', recipients: withRcptReplies(recipients, envelope, parseReply(info.response)) };
+    return { kind: 'replies', recipients: withRcptReplies(recipients, envelope, parseSmtpReply(info.response)) };
   if (err === null) return { kind: 'lost', error: 'nodemailer reported neither a result nor an error' };
   if (typeof err.response !== 'string') {
     // nodemailer refuses on its own, before MAIL FROM, a message over the SIZE the server announced.
@@ -37,7 +37,7 @@ export function transactionReplies(
       return everyone(recipients, localReply(552, '5.3.4', `${err.message} (RFC 1870 §6.1)`));
     return { kind: 'lost', error: describeError(err) };
   }
-  const reply = parseReply(err.response);
+  const reply = parseSmtpReply(err.response);
   switch (err.command) {
     case 'MAIL FROM':
       return everyone(recipients, reply);
@@ -52,9 +52,15 @@ export function transactionReplies(
 function withRcptReplies(recipients: string[], envelope: LiveEnvelope, otherwise: SmtpReply): RecipientReply[] {
   const refused = new Map<string, SmtpReply>();
   for (const e of envelope.rejectedErrors ?? []) {
-    if (e.recipient !== undefined && typeof e.response === 'string') refused.set(e.recipient, parseReply(e.response));
+    if (e.recipient !== undefined && typeof e.response === 'string')
+      refused.set(e.recipient, parseSmtpReply(e.response));
   }
   return recipients.map((address) => ({ address, reply: refused.get(address) ?? otherwise }));
+}
+
+/** A reply Posthorn makes up for a refusal that never reached the server (e.g. SIZE), marked as local. */
+function localReply(code: number, enhanced: string, text: string): SmtpReply {
+  return parseSmtpReply(`${code} ${enhanced} ${text} (generated locally by Posthorn, not sent)`);
 }
 
 function everyone(recipients: string[], reply: SmtpReply): SendResult {

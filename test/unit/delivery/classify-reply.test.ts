@@ -1,12 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  classifyReply,
-  parseSmtpReply,
-  REPLY_RULES,
-  type Classification,
-} from '../../../src/delivery/classify-reply.js';
-import type { SmtpReply } from '../../../src/delivery/transport.js';
+import { parseSmtpReply } from '../../../src/core/smtp-reply.js';
+import { classifyReply, REPLY_RULES, type Classification } from '../../../src/delivery/classify-reply.js';
 
 type Expect = Pick<Classification, 'outcome' | 'bounceClass' | 'suppress'>;
 const DELIVERED: Expect = { outcome: 'delivered', bounceClass: null, suppress: false };
@@ -384,13 +379,10 @@ const CASES: Case[] = [
   },
 ];
 
-/** Splits a logged reply into its basic code and text, as the transport hands them over. */
-const parse = (raw: string): SmtpReply => parseSmtpReply(Number(raw.slice(0, 3)), raw);
-
 test(`${CASES.length} real-world replies classify as expected`, () => {
   assert.ok(CASES.length >= 30);
   const wrong = CASES.flatMap((c) => {
-    const got = classifyReply(parse(c.reply));
+    const got = classifyReply(parseSmtpReply(c.reply));
     const want = { ...c.expect, rule: c.rule };
     return JSON.stringify(got) === JSON.stringify(want) ? [] : [{ from: c.from, reply: c.reply, got, want }];
   });
@@ -398,7 +390,7 @@ test(`${CASES.length} real-world replies classify as expected`, () => {
 });
 
 test('every rule in REPLY_RULES is hit by at least one case', () => {
-  const hit = new Set(CASES.map((c) => classifyReply(parse(c.reply)).rule));
+  const hit = new Set(CASES.map((c) => classifyReply(parseSmtpReply(c.reply)).rule));
   const missed = REPLY_RULES.map((r) => r.id).filter((id) => !hit.has(id));
   assert.deepEqual(missed, []);
   assert.ok(hit.has('default'));
@@ -457,51 +449,4 @@ test('4xx never suppresses, even with a 5.1.1-style text', () => {
       ...DEFER_SOFT,
       rule: 'transient',
     });
-});
-
-test('parseSmtpReply takes the enhanced code from the start of the text', () => {
-  assert.deepEqual(parseSmtpReply(550, '5.1.1 <x@example.org>: Recipient address rejected'), {
-    code: 550,
-    enhanced: '5.1.1',
-    message: '<x@example.org>: Recipient address rejected',
-  });
-  assert.deepEqual(parseSmtpReply(554, '5.7.606 Access denied'), {
-    code: 554,
-    enhanced: '5.7.606',
-    message: 'Access denied',
-  });
-  assert.deepEqual(parseSmtpReply(250, '2.0.0 Ok'), { code: 250, enhanced: '2.0.0', message: 'Ok' });
-});
-
-test('parseSmtpReply without an enhanced code keeps the text whole', () => {
-  assert.deepEqual(parseSmtpReply(550, 'Unrouteable address'), {
-    code: 550,
-    enhanced: null,
-    message: 'Unrouteable address',
-  });
-  assert.deepEqual(parseSmtpReply(550, 'sorry, no mailbox here by that name. (#5.1.1)'), {
-    code: 550,
-    enhanced: null,
-    message: 'sorry, no mailbox here by that name. (#5.1.1)',
-  });
-  // A version number is not an enhanced status code: the class must be 2, 4 or 5 and be followed by a space.
-  assert.equal(parseSmtpReply(554, '1.2.3 oddity').enhanced, null);
-  assert.equal(parseSmtpReply(554, '5.7.1x oddity').enhanced, null);
-  assert.deepEqual(parseSmtpReply(421, ''), { code: 421, enhanced: null, message: '' });
-});
-
-test("parseSmtpReply joins multi-line replies, dropping each line's code prefix and repeated enhanced code", () => {
-  const raw =
-    "550-5.1.1 The email account that you tried to reach does not exist. Please try\r\n550 5.1.1 double-checking the recipient's email address";
-  assert.deepEqual(parseSmtpReply(550, raw), {
-    code: 550,
-    enhanced: '5.1.1',
-    message:
-      "The email account that you tried to reach does not exist. Please try double-checking the recipient's email address",
-  });
-  assert.deepEqual(parseSmtpReply(554, '554-Transaction failed\n554 Reject due to policy restrictions.'), {
-    code: 554,
-    enhanced: null,
-    message: 'Transaction failed Reject due to policy restrictions.',
-  });
 });

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
-import { secretBox } from '../secrets/secret-box.js';
-import { secretContext } from '../secrets/secret-fields.js';
+import { secretBox } from './secret-box.js';
+import { secretContext } from './secret-fields.js';
 
 /** The settings that hold HMAC keys; secrets/secret-fields.ts seals and rotates exactly these. */
 export type StoredSecretName = 'return_path_secret' | 'tracking_secret';

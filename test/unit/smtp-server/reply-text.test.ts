@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { replyText } from '../../../src/smtp/enhanced-replies.js';
+import { replyText } from '../../../src/smtp-server/enhanced-replies.js';
 
 // Found by the fuzz suite: refusals quoted `RFC 5322 §3.6` and echoed UTF-8 addresses, while
 // RFC 5321 §4.2 reply text is HT and printable US-ASCII only.
