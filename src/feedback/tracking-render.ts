@@ -55,12 +55,14 @@ export function unsubscribeHeaders(url: string): [string, string][] {
  * List-Unsubscribe fields, RFC 8058 §4): the pixel and rewritten links in its html, the
  * unsubscribe fields in its header. A composed message's text part keeps the original links
  * (generated from the untracked html when it was not given). A relayed message (`mime`, latin1)
- * keeps its own bytes except its html parts (tracking-mime.ts) and the prepended fields.
+ * keeps its own bytes except its html parts (tracking-mime.ts) and the prepended fields. With
+ * `room`, the message starts that many bytes into the returned buffer (render-mime.ts, joinPieces).
  */
 export function renderTracked(
   message: { mime: string | null; draft: MessageDraft | null },
   flags: TrackingFlags,
   urls: TrackingUrls,
+  room = 0,
 ): Buffer {
   const html: HtmlTracking = {
     pixelUrl: flags.opens ? urls.pixel : null,
@@ -74,14 +76,25 @@ export function renderTracked(
         unsubscribeHeaders(urls.unsubscribe)
           .map(([n, v]) => `${n}: ${v}\r\n`)
           .join('') + s;
-    return Buffer.from(s, 'latin1');
+    return latin1WithRoom(s, room);
   }
   const d = message.draft as MessageDraft;
   const text = d.text ?? (d.html !== null ? textFromHtml(d.html) : '');
-  return renderMime({
-    ...d,
-    text,
-    html: d.html !== null && tracksHtml ? rewriteHtml(d.html, html) : d.html,
-    headers: flags.unsubscribe ? [...d.headers, ...unsubscribeHeaders(urls.unsubscribe)] : d.headers,
-  });
+  return renderMime(
+    {
+      ...d,
+      text,
+      html: d.html !== null && tracksHtml ? rewriteHtml(d.html, html) : d.html,
+      headers: flags.unsubscribe ? [...d.headers, ...unsubscribeHeaders(urls.unsubscribe)] : d.headers,
+    },
+    room,
+  );
+}
+
+/** A latin1 message as bytes after `room` free bytes, in a buffer of its own (transferable, as renderMime's). */
+export function latin1WithRoom(s: string, room: number): Buffer {
+  if (room === 0) return Buffer.from(s, 'latin1');
+  const out = Buffer.allocUnsafeSlow(room + s.length);
+  out.write(s, room, 'latin1');
+  return out;
 }

@@ -197,15 +197,16 @@ function partPieces(type: 'text/plain' | 'text/html', content: string): Piece[] 
 }
 
 /**
- * The pieces written into one buffer of exactly their size. The buffer owns its memory (not
+ * The pieces written into one buffer of exactly their size, after `room` bytes left free for the
+ * caller (offload-tasks.ts puts the DKIM-Signature fields there). The buffer owns its memory (not
  * Buffer's shared pool), so an offload thread can transfer it without a copy (offload-worker.ts).
  */
-export function joinPieces(pieces: Piece[], sliceChars = SLICE_CHARS): Buffer {
-  let size = 0;
+export function joinPieces(pieces: Piece[], sliceChars = SLICE_CHARS, room = 0): Buffer {
+  let size = room;
   for (const p of pieces)
     size += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : base64LinesSize(p.base64, sliceChars);
   const out = Buffer.allocUnsafeSlow(size);
-  let pos = 0;
+  let pos = room;
   for (const p of pieces)
     pos = typeof p === 'string' ? pos + out.write(p, pos, 'utf8') : writeBase64Lines(out, pos, p.base64, sliceChars);
   if (pos !== size) throw new Error(`rendered ${pos} octets into a buffer of ${size}`);
@@ -216,9 +217,10 @@ export function joinPieces(pieces: Piece[], sliceChars = SLICE_CHARS): Buffer {
  * Renders a draft to an RFC 5322 message: multipart/alternative when there is HTML. Written from
  * nodemailer's header and quoted-printable encoders rather than its streaming MailComposer, which
  * measured at about 1 ms per message — a third of the delivery engine's budget (bench/deliver.ts).
- * Tests parse the result back with mailparser.
+ * Tests parse the result back with mailparser. With `room`, the message starts that many bytes into
+ * the returned buffer (joinPieces).
  */
-export function renderMime(draft: MessageDraft): Buffer {
+export function renderMime(draft: MessageDraft, room = 0): Buffer {
   const text = draft.text ?? (draft.html !== null ? textFromHtml(draft.html) : '');
   const lines = [
     header('From', mailbox(draft.from)),
@@ -229,13 +231,18 @@ export function renderMime(draft: MessageDraft): Buffer {
     'MIME-Version: 1.0',
     ...draft.headers.map(([name, value]) => header(name, value)),
   ];
-  if (draft.html === null) return joinPieces([`${lines.join('\r\n')}\r\n`, ...partPieces('text/plain', text), '\r\n']);
+  if (draft.html === null)
+    return joinPieces([`${lines.join('\r\n')}\r\n`, ...partPieces('text/plain', text), '\r\n'], SLICE_CHARS, room);
   const boundary = `----=_Posthorn_${randomBytes(12).toString('hex')}`;
-  return joinPieces([
-    `${lines.join('\r\n')}\r\nContent-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n--${boundary}\r\n`,
-    ...partPieces('text/plain', text),
-    `\r\n--${boundary}\r\n`,
-    ...partPieces('text/html', draft.html),
-    `\r\n--${boundary}--\r\n`,
-  ]);
+  return joinPieces(
+    [
+      `${lines.join('\r\n')}\r\nContent-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n--${boundary}\r\n`,
+      ...partPieces('text/plain', text),
+      `\r\n--${boundary}\r\n`,
+      ...partPieces('text/html', draft.html),
+      `\r\n--${boundary}--\r\n`,
+    ],
+    SLICE_CHARS,
+    room,
+  );
 }
