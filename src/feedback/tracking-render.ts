@@ -27,17 +27,31 @@ export interface TrackingUrls {
   link(url: string): string | null;
 }
 
-/** The open, unsubscribe and click URLs for `recipientId` under `publicUrl` (no trailing slash). */
+/**
+ * The open, unsubscribe and click URLs for `recipientId` under `publicUrl` (no trailing slash).
+ * A click URL depends only on the recipient and the link, so each distinct link is signed once per
+ * rendering: a large message repeating one link thousands of times makes one token, not thousands
+ * (an HMAC and a copy of the URL each), and its rewritten html shares that one string.
+ */
 export function trackingUrls(secret: Buffer, publicUrl: string, recipientId: string): TrackingUrls {
   const own = [`${publicUrl}/t/`, `${publicUrl}/u/`].map((p) => p.toLowerCase());
+  const clicks = new Map<string, string | null>();
+  const click = (url: string): string | null => {
+    // Links already on our own tracking and unsubscribe paths are not wrapped a second time.
+    if (own.some((p) => url.toLowerCase().startsWith(p))) return null;
+    if (Buffer.byteLength(url, 'utf8') > MAX_TRACKED_URL_BYTES) return null;
+    return `${publicUrl}/t/c/${makeToken(secret, 'click', recipientId, url)}`;
+  };
   return {
     pixel: `${publicUrl}/t/o/${makeToken(secret, 'open', recipientId)}`,
     unsubscribe: `${publicUrl}/u/${makeToken(secret, 'unsubscribe', recipientId)}`,
     link(url) {
-      // Links already on our own tracking and unsubscribe paths are not wrapped a second time.
-      if (own.some((p) => url.toLowerCase().startsWith(p))) return null;
-      if (Buffer.byteLength(url, 'utf8') > MAX_TRACKED_URL_BYTES) return null;
-      return `${publicUrl}/t/c/${makeToken(secret, 'click', recipientId, url)}`;
+      let tracked = clicks.get(url);
+      if (tracked === undefined) {
+        tracked = click(url);
+        clicks.set(url, tracked);
+      }
+      return tracked;
     },
   };
 }
