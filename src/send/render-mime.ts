@@ -1,16 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { convert } from 'html-to-text';
+import { compile } from 'html-to-text';
 import mimeFuncs from 'nodemailer/lib/mime-funcs/index.js';
 import qp from 'nodemailer/lib/qp/index.js';
 import type { MessageDraft } from './message-draft.js';
 
-const HTML_TO_TEXT = {
+/**
+ * html-to-text's converter, compiled once: its convert() compiles the options again on every call,
+ * which measured at about four fifths of the time for a 3 KB message (5 ms instead of 0.9 ms), spent
+ * on the main thread for every small html message sent without text.
+ */
+const convert = compile({
   wordwrap: 78,
   selectors: [
     { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
     { selector: 'img', format: 'skip' },
   ],
-};
+});
 
 /** HTML longer than this is converted in slices (below). */
 const TEXT_SLICE_CHARS = 256 * 1024;
@@ -25,7 +30,7 @@ const BLOCK_END = /<\/(?:p|div|li|ul|ol|table|h[1-6]|blockquote|pre|section|arti
  * into two blocks at the cut; the text is otherwise the same.
  */
 export function textFromHtml(html: string): string {
-  if (html.length <= TEXT_SLICE_CHARS) return convert(html, HTML_TO_TEXT);
+  if (html.length <= TEXT_SLICE_CHARS) return convert(html);
   const parts: string[] = [];
   let start = 0;
   while (start < html.length) {
@@ -39,7 +44,7 @@ export function textFromHtml(html: string): string {
           ? m.index + m[0].length
           : Math.max(html.indexOf('>', start + TEXT_SLICE_CHARS) + 1, start + TEXT_SLICE_CHARS);
     }
-    const text = convert(html.slice(start, end), HTML_TO_TEXT);
+    const text = convert(html.slice(start, end));
     if (text !== '') parts.push(text);
     start = end;
   }
