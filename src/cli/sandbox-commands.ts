@@ -13,7 +13,7 @@ export const sandboxList: Command = {
   options: [],
   run: ({ config }) =>
     withDeps(config, async (deps) => {
-      // Kept as latin1 (byte for byte); shown as UTF-8, the charset nearly all mail is in.
+      // Kept byte for byte; shown as UTF-8, the charset nearly all mail is in.
       const rows = await deps.db
         .selectFrom('sandbox_messages')
         .select(['id', 'message_id', 'mail_from', 'recipients', 'raw', 'created_at'])
@@ -27,9 +27,7 @@ export const sandboxList: Command = {
         mail_from: r.mail_from,
         to: JSON.parse(r.recipients) as string[],
         subject: decodeEncodedWords(
-          /^Subject: (.*(?:\r\n[ \t].*)*)/m
-            .exec(Buffer.from(r.raw, 'latin1').toString('utf8'))?.[1]
-            ?.replace(/\r\n[ \t]/g, ' ') ?? '',
+          /^Subject: (.*(?:\r\n[ \t].*)*)/m.exec(r.raw.toString('utf8'))?.[1]?.replace(/\r\n[ \t]/g, ' ') ?? '',
         ),
         received_at: iso(r.created_at),
       }));
@@ -59,7 +57,7 @@ export const sandboxShow: Command = {
         .orderBy('created_at')
         .executeTakeFirst();
       if (!r) throw new CommandError(`no sandbox message ${id}; see posthorn sandbox list`);
-      const raw = Buffer.from(r.raw, 'latin1').toString('utf8');
+      const raw = r.raw.toString('utf8');
       const message = {
         id: r.id,
         message_id: r.message_id,

@@ -141,8 +141,17 @@ export function largeDeliveriesBacklogged(): boolean {
   return largeGate.waiting >= LARGE_DELIVERY_WAITING;
 }
 
-/** A large message's bytes: its stored body read now, rendered (tracking included) on an offload thread. */
-async function renderDeferred(ctx: DeliveryContext, group: DeliveryGroup): Promise<Buffer> {
+/**
+ * A large message's signed bytes: its stored body read now, rendered (tracking included) and
+ * DKIM-signed on an offload thread, so the tens of MB of a rendering cross threads once and are not
+ * copied again to a signer thread and back (offload-tasks.ts, renderFramed).
+ */
+async function renderDeferred(
+  ctx: DeliveryContext,
+  group: DeliveryGroup,
+  keys: DkimKey[],
+  now: number,
+): Promise<Buffer> {
   const m = group.message;
   await yieldToLoop(); // reading the body is a synchronous read of megabytes on SQLite: its own turn
   const row = await ctx.deps.db
@@ -164,6 +173,7 @@ async function renderDeferred(ctx: DeliveryContext, group: DeliveryGroup): Promi
     content: row.content,
     tracking: m.tracking,
     recipient,
+    sign: { keys, now },
   });
 }
 
@@ -189,18 +199,20 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
   let signed: Buffer;
   let signedAt: number;
   try {
-    // Stored as latin1 so every byte of a relayed message survives the text column unchanged.
-    const raw =
-      m.deferredSize > 0
-        ? await renderDeferred(ctx, group)
-        : isPersonalized(m.tracking)
-          ? personalized(ctx, group)
-          : m.mime !== null
-            ? Buffer.from(m.mime, 'latin1')
-            : renderMime(m.draft!);
-    signedAt = deps.clock.now();
-    signed = await ctx.signer.sign(raw, dkimKeys(ctx, group), signedAt);
-    if (m.deferredSize > 0) await yieldToLoop(); // the transport may store it synchronously (the sandbox mailbox)
+    if (m.deferredSize > 0) {
+      signedAt = deps.clock.now();
+      signed = await renderDeferred(ctx, group, dkimKeys(ctx, group), signedAt);
+      await yieldToLoop(); // the transport may store it synchronously (the sandbox mailbox)
+    } else {
+      // Stored as latin1 so every byte of a relayed message survives the text column unchanged.
+      const raw = isPersonalized(m.tracking)
+        ? personalized(ctx, group)
+        : m.mime !== null
+          ? Buffer.from(m.mime, 'latin1')
+          : renderMime(m.draft!);
+      signedAt = deps.clock.now();
+      signed = await ctx.signer.sign(raw, dkimKeys(ctx, group), signedAt);
+    }
   } catch (err) {
     // A message that cannot be rendered or signed is never sent unsigned: unsigned mail would fail
     // DMARC and hurt the domain's reputation.

@@ -57,7 +57,7 @@ export function createSandboxTransport(deps: Pick<Deps, 'db' | 'clock' | 'ids'>)
             message_id: messageId,
             mail_from: attempt.envelopeFrom,
             recipients: JSON.stringify(accepted),
-            raw: attempt.raw.toString('latin1'),
+            raw: attempt.raw,
             created_at: now,
             triggers_pending: accepted.some((a) => triggerFor(a) !== undefined) ? 1 : 0,
           })

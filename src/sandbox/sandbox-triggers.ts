@@ -180,7 +180,7 @@ export async function runSandboxTriggers(
   let acted = 0;
   for (const row of rows) {
     let waiting = false;
-    const raw = Buffer.from(row.raw, 'latin1');
+    const raw = row.raw;
     const tokens = deliveredTokens(raw);
     for (const address of JSON.parse(row.recipients) as string[]) {
       const trigger = triggerFor(address);

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { workerExecArgv } from '../delivery/dkim/worker-exec-argv.js';
 import type { ApiError } from '../core/api-errors.js';
-import { runTask, type OffloadTask, type RenderInput } from './offload-tasks.js';
+import { framedMessage, runTask, type OffloadTask, type RenderInput } from './offload-tasks.js';
 import type { SendRequest } from './send-request.js';
 
 /** Bodies and stored messages above this go to the pool (html-to-text alone takes ~15 ms for 64 KiB). */
@@ -28,6 +28,7 @@ export class OffloadBusyError extends Error {}
 export interface Offload {
   /** A large `body` is handed over to the worker thread: it reads as empty afterwards. */
   validateSend(contentType: string | undefined, body: Buffer | undefined): Promise<SendRequest | ApiError>;
+  /** The stored message rendered, and signed when `input.sign` says so (offload-tasks.ts, renderFramed). */
   render(input: RenderInput): Promise<Buffer>;
   /** Tasks the worker threads have finished (0 inline): how tests see that work went off the main thread. */
   offThread(): number;
@@ -40,7 +41,7 @@ function inlineOffload(): Offload {
       return runTask({ kind: 'validate', contentType, body: body ?? new Uint8Array(0) }) as SendRequest | ApiError;
     },
     async render(input) {
-      return runTask({ kind: 'render', input }) as Buffer;
+      return framedMessage(runTask({ kind: 'render', input }) as Uint8Array);
     },
     offThread: () => 0,
     async close() {},
@@ -93,8 +94,7 @@ export function createOffload(threads: number): Offload {
         SendRequest | ApiError;
     },
     async render(input) {
-      const out = (await run({ kind: 'render', input })) as Uint8Array;
-      return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+      return framedMessage((await run({ kind: 'render', input })) as Uint8Array);
     },
     offThread: () => pool.completed,
     async close() {

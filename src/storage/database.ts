@@ -214,7 +214,8 @@ export interface SandboxMessageTable {
   mail_from: string;
   /** JSON array of the envelope recipients. */
   recipients: string;
-  raw: string;
+  /** The message as signed, byte for byte. */
+  raw: Buffer;
   created_at: number;
   /** 1 while a recipient's sandbox trigger (open@, click@, unsubscribe@…) has yet to act (sandbox/sandbox-triggers.ts). */
   triggers_pending: number;

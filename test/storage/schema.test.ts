@@ -52,6 +52,34 @@ for (const dialect of testDialects()) {
         await t.close();
       }
     });
+
+    test('migration 0007 keeps every byte of the sandbox mailbox, now stored as bytes', async () => {
+      const t = await createTestDb(dialect, { migrateUpTo: '0006-partition-events' });
+      try {
+        // Every byte value but NUL (PostgreSQL text cannot hold it), as the latin1 text rows held them.
+        const bytes = Buffer.from(Array.from({ length: 255 }, (_, i) => i + 1));
+        const rows = Array.from({ length: 120 }, (_, n) => ({
+          id: `sbx_${String(n).padStart(3, '0')}`,
+          message_id: `msg_${n}`,
+          mail_from: 'b@bounce.example.com',
+          recipients: '["r@example.org"]',
+          raw: Buffer.concat([Buffer.from(`Subject: ${n}\r\n\r\n`), bytes]).toString('latin1'),
+          created_at: n,
+          triggers_pending: 0,
+        }));
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the table as it was before 0007
+        await (t.db as any).insertInto('sandbox_messages').values(rows).execute();
+        await migrate(t.db, dialect);
+        const after = await t.db.selectFrom('sandbox_messages').select(['id', 'raw']).orderBy('id').execute();
+        assert.equal(after.length, rows.length);
+        for (const [i, r] of after.entries()) {
+          assert.ok(Buffer.isBuffer(r.raw), `${r.id} is bytes`);
+          assert.deepEqual(r.raw, Buffer.from(rows[i]!.raw, 'latin1'), r.id);
+        }
+      } finally {
+        await t.close();
+      }
+    });
   });
 }
 

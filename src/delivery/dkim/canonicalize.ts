@@ -6,6 +6,7 @@
  * (the usual QP/base64 output) is hashed in place; any other is rewritten byte by byte into a
  * scratch buffer reused between calls (each worker thread has its own module instance).
  */
+import { createHash } from 'node:crypto';
 
 const SP = 0x20;
 const TAB = 0x09;
@@ -86,8 +87,16 @@ const MAX_RETAINED_SCRATCH = 1024 * 1024;
  * The returned view is only valid until the next call.
  */
 export function relaxedBody(body: Buffer): Buffer {
+  return relaxedLines(body).lines;
+}
+
+/**
+ * relaxedBody, and how many empty lines it dropped at the end: relaxedBodyHash needs them when
+ * more of the body follows, since they are empty lines at the end only if nothing else does.
+ */
+function relaxedLines(body: Buffer): { lines: Buffer; trailingEmpty: number } {
   const end = alreadyRelaxedEnd(body);
-  if (end !== -1) return body.subarray(0, end);
+  if (end !== -1) return { lines: body.subarray(0, end), trailingEmpty: (body.length - end) / 2 };
   const needed = body.length * 2 + 2; // worst case: every byte a bare LF
   let out = scratch;
   if (needed > out.length) {
@@ -125,7 +134,38 @@ export function relaxedBody(body: Buffer): Buffer {
     out[o++] = LF;
     keep = o;
   }
-  return out.subarray(0, keep);
+  // Past `keep` there are only the CRLFs of empty lines.
+  return { lines: out.subarray(0, keep), trailingEmpty: (o - keep) / 2 };
+}
+
+/** Bytes of body canonicalized and hashed at a time by relaxedBodyHash (cut after a line end). */
+const BODY_CHUNK_BYTES = 256 * 1024;
+const CRLF = Buffer.from('\r\n', 'latin1');
+
+/**
+ * The SHA-256 of the relaxed body (RFC 6376 §3.7, bh=), in base64. The body is canonicalized in
+ * chunks that each end just after a line feed, so no chunk splits a line and no copy larger than a
+ * chunk is made: a 40 MB message is not held a second time as a latin1 string or a canonical copy.
+ * Empty lines at the end of a chunk are held back and hashed only when more content follows.
+ */
+export function relaxedBodyHash(body: Buffer, chunkBytes = BODY_CHUNK_BYTES): string {
+  if (!Number.isInteger(chunkBytes) || chunkBytes < 1) throw new Error('the chunk is at least one byte');
+  const hash = createHash('sha256');
+  let heldEmpty = 0;
+  for (let start = 0; start < body.length;) {
+    const lf = start + chunkBytes >= body.length ? -1 : body.indexOf(LF, start + chunkBytes - 1);
+    const end = lf === -1 ? body.length : lf + 1;
+    const { lines, trailingEmpty } = relaxedLines(body.subarray(start, end));
+    if (lines.length > 0) {
+      for (; heldEmpty > 0; heldEmpty--) hash.update(CRLF);
+      hash.update(lines);
+      heldEmpty = trailingEmpty;
+    } else {
+      heldEmpty += trailingEmpty;
+    }
+    start = end;
+  }
+  return hash.digest('base64');
 }
 
 const SPACE_THEN_SPACE_OR_CR = / [ \r]/;

@@ -8,7 +8,7 @@
  * code in the tests.
  */
 import { createHash, sign, type KeyObject } from 'node:crypto';
-import { relaxedBody, relaxedHeader, splitMessage, type HeaderField } from './canonicalize.js';
+import { relaxedBodyHash, relaxedHeader, splitMessage, type HeaderField } from './canonicalize.js';
 import type { DkimKey, KeyCache } from './key-cache.js';
 
 export type { DkimKey, DkimAlgorithm } from './key-cache.js';
@@ -56,9 +56,7 @@ export function dkimSignatures(raw: Buffer, keys: readonly DkimKey[], cache: Key
   if (keys.length === 0) return '';
   const { fields, bodyStart } = splitMessage(raw);
   const { names, canonical } = signedHeaders(fields);
-  const bh = createHash('sha256')
-    .update(relaxedBody(raw.subarray(bodyStart)))
-    .digest('base64');
+  const bh = relaxedBodyHash(raw.subarray(bodyStart));
   const t = Math.floor(now / 1000);
   let headers = '';
   for (const key of keys) {

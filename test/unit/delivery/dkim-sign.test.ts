@@ -4,7 +4,7 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { dkimSign, KeyCache, type DkimKey } from '../../../src/delivery/dkim/dkim-sign.js';
-import { relaxedBody, relaxedHeader } from '../../../src/delivery/dkim/canonicalize.js';
+import { relaxedBody, relaxedBodyHash, relaxedHeader } from '../../../src/delivery/dkim/canonicalize.js';
 import { ed25519DnsValue, generateEd25519Key } from '../../../src/delivery/dkim/dkim-keys.js';
 
 const NOW = Date.UTC(2026, 2, 14, 9, 30, 15, 500);
@@ -205,6 +205,47 @@ test('relaxed canonicalization follows the RFC 6376 §3.4.6 example', () => {
   assert.equal(relaxedBody(Buffer.from('a b\r\nc\r\n\r\n\r\n')).toString(), 'a b\r\nc\r\n');
   assert.equal(relaxedBody(Buffer.from('\r\n\r\n')).toString(), '');
   assert.equal(relaxedBody(Buffer.from('a\nb\r\n')).toString(), 'a\r\nb\r\n', 'bare LF');
+});
+
+test('the body hash computed in chunks equals the hash of the whole relaxed body', () => {
+  const bodies = [
+    '',
+    '\r\n',
+    '\r\n\r\n\r\n',
+    'a',
+    'a \t b  \r\n\r\n',
+    ' C \r\nD \t E\r\n\r\n\r\n',
+    'line\r\n\r\n\r\nafter empty lines\r\n\r\n',
+    'bare\nline\nfeeds\n\n',
+    'lone\rcarriage\r\r\nreturns\r',
+    ' \t\r\n \r\n  x\r\n \r\n',
+    `${'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0\r\n'.repeat(40)}\r\n\r\n`,
+    Array.from(
+      { length: 200 },
+      (_, i) =>
+        `${'w '.repeat(i % 7)}word${i}${' \t'.repeat(i % 3)}${i % 5 === 0 ? '\n' : '\r\n'}${i % 11 === 0 ? '\r\n\r\n' : ''}`,
+    ).join(''),
+  ].map((b) => Buffer.from(b, 'latin1'));
+  for (const body of bodies) {
+    const whole = createHash('sha256').update(relaxedBody(body)).digest('base64');
+    for (const chunk of [1, 2, 3, 5, 8, 13, 77, 4096, 256 * 1024])
+      assert.equal(
+        relaxedBodyHash(body, chunk),
+        whole,
+        `${JSON.stringify(body.toString('latin1').slice(0, 40))}, chunks of ${chunk}`,
+      );
+  }
+});
+
+test('a large body signs the same in chunks: the signature verifies', async () => {
+  const line = 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0\r\n';
+  const message = Buffer.from(
+    `From: a@${DOMAIN}\r\nTo: b@example.org\r\nSubject: big\r\n\r\n${line.repeat(40_000)}\r\nend  of \t body\r\n\r\n`,
+    'latin1',
+  );
+  assert.ok(message.length > 3_000_000, 'longer than many chunks');
+  const results = await verify(dkimSign(message, [rsa.key], new KeyCache(), NOW));
+  assert.equal(results[0]!.result, 'pass');
 });
 
 test('relaxed header WSP is SP and HTAB only: the 0xA0 byte of a raw UTF-8 "à" is kept', () => {

@@ -105,6 +105,16 @@ test('trackingUrls: own links and over-long links are left alone', () => {
   );
 });
 
+test('trackingUrls: a repeated link gets the same URL as a fresh one, whatever came before', () => {
+  const shared = trackingUrls(secret, 'https://pub.test', rcp);
+  const links = [...URLS, 'https://PUB.test/t/c/abc', `https://x.test/${'a'.repeat(MAX_TRACKED_URL_BYTES)}`];
+  for (const round of [1, 2])
+    for (const url of links)
+      assert.equal(shared.link(url), trackingUrls(secret, 'https://pub.test', rcp).link(url), `${url}, round ${round}`);
+  const other = trackingUrls(secret, 'https://pub.test', 'rcp_01JABCDEFGHJKMNPQRSTVWXYZ1');
+  assert.notEqual(other.link(URLS[0]!), shared.link(URLS[0]!), 'per recipient');
+});
+
 test('Location: printable ASCII URLs byte for byte, other characters percent-encoded as UTF-8', () => {
   assert.equal(locationFor('https://a.test/x?a=1&b=%20#f'), 'https://a.test/x?a=1&b=%20#f');
   assert.equal(locationFor('https://a.test/ü x'), 'https://a.test/%C3%BC%20x');

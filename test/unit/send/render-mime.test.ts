@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { simpleParser } from 'mailparser';
 import { composeDraft } from '../../../src/send/message-draft.js';
 import { findBareLineBreak } from '../../../src/delivery/smtp/bare-line-break.js';
-import { renderMime, textFromHtml } from '../../../src/send/render-mime.js';
+import {
+  joinPieces,
+  LARGE_PART_CHARS,
+  normalizedSlices,
+  renderMime,
+  textFromHtml,
+} from '../../../src/send/render-mime.js';
 
 const base = {
   id: 'msg_01JD0000000000000000000000',
@@ -189,4 +195,50 @@ test('the text of HTML over 256 KiB is converted in slices: every paragraph once
     seen,
     Array.from({ length: n }, (_, i) => i),
   );
+});
+
+test('content encoded in slices is byte for byte the one-shot base64 of its CRLF-normalized UTF-8', () => {
+  const oneShot = (content: string): string =>
+    Buffer.from(content.replace(/\r\n|\r|\n/g, '\r\n'), 'utf8')
+      .toString('base64')
+      .replace(/.{76}/g, '$&\r\n');
+  const corpus = [
+    '',
+    'a',
+    'ab\r\ncd',
+    'x\ry\nz\r\n\r\r\n\n\r',
+    '😀é\r\n😀😀\r😀',
+    '\ud83d\r\n\ude00 lone halves',
+    'déjà vu — '.repeat(300),
+    Array.from({ length: 500 }, (_, i) => `line ${i}${['\r\n', '\n', '\r', '😀'][i % 4]}`).join(''),
+  ];
+  for (const content of corpus) {
+    for (const slice of [2, 3, 4, 5, 7, 57, 64, 1000, 64 * 1024]) {
+      assert.equal(
+        [...normalizedSlices(content, slice)].join(''),
+        content.replace(/\r\n|\r|\n/g, '\r\n'),
+        `normalized, slices of ${slice}`,
+      );
+      assert.equal(
+        joinPieces(['head\r\n', { base64: content }, '\r\ntail'], slice).toString('latin1'),
+        `head\r\n${oneShot(content)}\r\ntail`,
+        `${JSON.stringify(content.slice(0, 20))} in slices of ${slice}`,
+      );
+    }
+  }
+});
+
+test('a part over LARGE_PART_CHARS is base64 in 76-character lines and parses back whole', async () => {
+  const para = '<p>Un paragraphe — déjà vu 😀 <a href="https://shop.example.org/item?id=42">ici</a>.</p>\n';
+  const html = para.repeat(Math.ceil((LARGE_PART_CHARS * 3) / para.length));
+  const raw = renderMime(composeDraft({ ...base, html, text: null }));
+  const s = raw.toString('latin1');
+  assert.equal(raw.byteOffset, 0, 'the buffer owns its memory (transferable)');
+  assert.equal(raw.byteLength, raw.buffer.byteLength);
+  assert.match(s, /Content-Type: text\/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n/);
+  assert.match(s, /Content-Type: text\/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n/);
+  assert.equal(findBareLineBreak(raw), null);
+  const parsed = await simpleParser(raw);
+  assert.equal(parsed.html, html);
+  assert.equal((parsed.text ?? '').trim(), textFromHtml(html).trim());
 });
