@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { renderMime } from '../send/render-mime.js';
+import { renderMime } from '../mime/render-mime.js';
 import { ByteGate, sharedOffload, yieldToLoop } from '../send/offload.js';
 import { isPersonalized, renderTracked, trackingUrls } from '../feedback/tracking-render.js';
 import type { DkimKey } from './dkim/dkim-sign.js';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import { OFFLOAD_MIN_BYTES } from '../send/offload.js';
 import type { JobTable } from '../storage/database.js';
-import type { MessageDraft } from '../send/message-draft.js';
+import type { MessageDraft } from '../mime/message-draft.js';
 import { isPersonalized, type TrackingFlags } from '../feedback/tracking-render.js';
 
 /** A message with what signing and events need, loaded once per claimed batch. */

@@ -1,5 +1,5 @@
-import { renderMime, textFromHtml } from '../send/render-mime.js';
-import type { MessageDraft } from '../send/message-draft.js';
+import { renderMime, textFromHtml } from '../mime/render-mime.js';
+import type { MessageDraft } from '../mime/message-draft.js';
 import { rewriteHtml, type HtmlTracking } from './tracking-html.js';
 import { trackMimeHtml } from './tracking-mime.js';
 import { makeToken } from './tracking-token.js';

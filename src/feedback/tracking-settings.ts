@@ -1,5 +1,5 @@
 import { apiError, type ApiError } from '../core/api-errors.js';
-import { splitMessage } from '../delivery/dkim/canonicalize.js';
+import { splitMessage } from '../mime/split-message.js';
 import type { SendRequest } from '../send/send-request.js';
 import type { TrackingFlags } from './tracking-render.js';
 

@@ -1,4 +1,4 @@
-import { splitMessage } from '../delivery/dkim/canonicalize.js';
+import { splitMessage } from '../mime/split-message.js';
 import { htmlBodies } from '../feedback/tracking-mime.js';
 
 /** The tracking tokens a delivered message carries, as a reader's mail client would find them. */

@@ -4,8 +4,8 @@
  */
 import type { ApiError } from '../core/api-errors.js';
 import { renderTracked, trackingUrls, isPersonalized, type TrackingFlags } from '../feedback/tracking-render.js';
-import type { MessageDraft } from './message-draft.js';
-import { renderMime } from './render-mime.js';
+import type { MessageDraft } from '../mime/message-draft.js';
+import { renderMime } from '../mime/render-mime.js';
 import type { SendRequest } from './send-request.js';
 import { validateSendJson } from './validate-send-json.js';
 

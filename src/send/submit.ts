@@ -20,7 +20,7 @@ import {
   releaseIdempotencyKey,
   type StoredResponse,
 } from './idempotency.js';
-import { composeDraft } from './message-draft.js';
+import { composeDraft } from '../mime/message-draft.js';
 import { persistMessages, type MessagePlan, type PersistResult } from './persist-messages.js';
 import { requestFingerprint, type SendRequest } from './send-request.js';
 import { ByteGate, OFFLOAD_MIN_BYTES, OffloadBusyError, sharedOffload, yieldToLoop } from './offload.js';

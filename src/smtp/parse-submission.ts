@@ -3,9 +3,9 @@ import addressparser from 'nodemailer/lib/addressparser/index.js';
 import { apiError, type ApiError } from '../core/api-errors.js';
 import { parseAddress, parseMailbox, type Mailbox } from '../core/mailbox.js';
 import { controlCharacter } from '../core/text-checks.js';
-import { splitMessage, type HeaderField } from '../delivery/dkim/canonicalize.js';
+import { splitMessage, type HeaderField } from '../mime/split-message.js';
 import { isValidIdempotencyKey } from '../send/idempotency.js';
-import { decodeEncodedWords, fieldValue } from './header-text.js';
+import { decodeEncodedWords, fieldValue } from '../mime/header-text.js';
 import { RELAY_HEADERS, type RelayOptions } from './relay-options.js';
 
 /** What the relay reads from a message received over SMTP, for the submit pipeline. */

@@ -19,7 +19,7 @@ import { createResolver } from '../../src/domains/create-resolver.js';
 import { domainRecords } from '../../src/domains/dns-records.js';
 import { buildApp } from '../../src/http/build-app.js';
 import { createSandboxTransport } from '../../src/sandbox/sandbox-transport.js';
-import { composeDraft } from '../../src/send/message-draft.js';
+import { composeDraft } from '../../src/mime/message-draft.js';
 import { createSubmitPipeline, type SubmitPipeline } from '../../src/send/submit.js';
 import { persistMessages, type MessagePlan } from '../../src/send/persist-messages.js';
 import type { MessageTable } from '../../src/storage/database.js';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/build-app.js';
-import type { MessageDraft } from '../../src/send/message-draft.js';
+import type { MessageDraft } from '../../src/mime/message-draft.js';
 import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
 import { testDialects } from '../helpers/test-db.js';
 import { seedDomain } from '../helpers/seed.js';

@@ -5,7 +5,7 @@ import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { simpleParser } from 'mailparser';
 import { createSmtpCredential } from '../../src/credentials/smtp-credentials.js';
-import { splitMessage } from '../../src/delivery/dkim/canonicalize.js';
+import { splitMessage } from '../../src/mime/split-message.js';
 import { deliveredTokens } from '../../src/sandbox/sandbox-links.js';
 import { PREFETCH_WINDOW_MS } from '../../src/feedback/tracking-automated.js';
 import { testDialects } from '../helpers/test-db.js';
