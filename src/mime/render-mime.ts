@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { convert } from 'html-to-text';
-import mimeFuncs from 'nodemailer/lib/mime-funcs/index.js';
-import qp from 'nodemailer/lib/qp/index.js';
 import type { MessageDraft } from './message-draft.js';
+import { encodeWord, encodeWords, foldLines, hasLongerLines, isPlainText, qpEncode, qpWrap } from './nodemailer-lib.js';
 
 const HTML_TO_TEXT = {
   wordwrap: 78,
@@ -55,8 +54,8 @@ const MAX_LINE = 998;
  * whitespace, so a value with a longer run (a long word, a URL) cannot be folded.
  */
 export function foldHeader(name: string, value: string): string | null {
-  const encoded = mimeFuncs.isPlainText(value) ? value : mimeFuncs.encodeWords(value, 'Q', 52);
-  const folded = mimeFuncs.foldLines(`${name}: ${encoded}`.trimEnd(), 76);
+  const encoded = isPlainText(value) ? value : encodeWords(value, 'Q', 52);
+  const folded = foldLines(`${name}: ${encoded}`.trimEnd(), 76);
   return folded.split('\r\n').some((line) => Buffer.byteLength(line) > MAX_LINE) ? null : folded;
 }
 
@@ -69,7 +68,7 @@ export function foldHeader(name: string, value: string): string | null {
 function header(name: string, value: string, unstructured = false): string {
   const folded = foldHeader(name, value);
   if (folded !== null) return folded;
-  if (unstructured) return mimeFuncs.foldLines(`${name}: ${mimeFuncs.encodeWord(value, 'Q', 52)}`, 76);
+  if (unstructured) return foldLines(`${name}: ${encodeWord(value, 'Q', 52)}`, 76);
   throw new Error(`header ${name} has a line over ${MAX_LINE} octets that cannot be folded (RFC 5322 §2.1.1)`);
 }
 
@@ -86,8 +85,7 @@ const LONG_RUN = /\S{77,}/;
  */
 export function mailbox(m: { name: string; address: string }): string {
   if (m.name === '') return m.address;
-  if (!mimeFuncs.isPlainText(m.name) || LONG_RUN.test(m.name))
-    return `${mimeFuncs.encodeWord(m.name, 'Q', 52)} <${m.address}>`;
+  if (!isPlainText(m.name) || LONG_RUN.test(m.name)) return `${encodeWord(m.name, 'Q', 52)} <${m.address}>`;
   if (PLAIN_PHRASE.test(m.name)) return `${m.name} <${m.address}>`;
   return `"${m.name.replace(/(["\\])/g, '\\$1')}" <${m.address}>`;
 }
@@ -112,14 +110,14 @@ function base64Lines(content: string): string {
  */
 function part(type: 'text/plain' | 'text/html', content: string): string {
   const normalized = content.replace(/\r\n|\r|\n/g, '\r\n');
-  const plain = mimeFuncs.isPlainText(normalized) && !mimeFuncs.hasLongerLines(normalized, 76);
+  const plain = isPlainText(normalized) && !hasLongerLines(normalized, 76);
   const encoding = plain ? '7bit' : normalized.length > QP_MAX_CHARS ? 'base64' : 'quoted-printable';
   const body =
     encoding === '7bit'
       ? normalized
       : encoding === 'base64'
         ? base64Lines(normalized)
-        : qp.wrap(qp.encode(normalized), 76);
+        : qpWrap(qpEncode(normalized), 76);
   return `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${body}`;
 }
 

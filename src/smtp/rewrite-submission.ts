@@ -1,5 +1,5 @@
-import mimeFuncs from 'nodemailer/lib/mime-funcs/index.js';
 import { mailbox } from '../mime/render-mime.js';
+import { foldLines } from '../mime/nodemailer-lib.js';
 import { splitMessage } from '../mime/split-message.js';
 import { fieldValue } from '../mime/header-text.js';
 import { parseFromValue } from './parse-submission.js';
@@ -17,7 +17,7 @@ export interface RewriteOptions {
 
 /** `From: Name <addr>`, rendered and folded as composed mail's From is (mime/render-mime.ts). */
 function renderFrom(m: { name: string; address: string }): string {
-  return mimeFuncs.foldLines(`From: ${mailbox(m)}`, 76);
+  return foldLines(`From: ${mailbox(m)}`, 76);
 }
 
 /** The submitted From field as is when it already says `from`: its own encoding and folding survive. */
