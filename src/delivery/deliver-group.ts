@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { renderMime } from '../mime/render-mime.js';
 import { ByteGate, sharedOffload, yieldToLoop } from '../send/offload.js';
-import { isPersonalized, renderTracked, trackingUrls } from '../feedback/tracking-render.js';
+import { isPersonalized, renderTracked, trackingUrls } from '../tracking/render.js';
 import type { DkimKey } from './dkim/dkim-sign.js';
 import type { Signer } from './dkim/signer-pool.js';
 import { classifyReply } from './classify-reply.js';
@@ -32,7 +32,7 @@ export interface DeliveryContext {
   signer: Signer;
   transport: Transport;
   returnPathSecret: Buffer;
-  /** Key of open, click and unsubscribe tokens (feedback/tracking-secret.ts). */
+  /** Key of open, click and unsubscribe tokens (tracking/secret.ts). */
   trackingSecret: Buffer;
   /**
    * Outside sandbox mode, the sandbox mailbox that keeps the sandbox domain's mail (queued before

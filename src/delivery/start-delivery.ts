@@ -4,7 +4,7 @@ import { startSandboxTriggers } from '../sandbox/sandbox-triggers.js';
 import { createSignerPool } from './dkim/signer-pool.js';
 import { startDeliveryWorker, type DeliveryWorker } from './delivery-worker.js';
 import { returnPathSecret } from './return-path.js';
-import { trackingSecret } from '../feedback/tracking-secret.js';
+import { trackingSecret } from '../tracking/secret.js';
 import { createSmtpTransport } from './smtp-transport.js';
 import { resolverLookup } from './smtp/resolver-lookup.js';
 

@@ -3,7 +3,7 @@
  * functions run inline for small messages and in the offload worker threads for large ones.
  */
 import type { ApiError } from '../core/api-errors.js';
-import { renderTracked, trackingUrls, isPersonalized, type TrackingFlags } from '../feedback/tracking-render.js';
+import { renderTracked, trackingUrls, isPersonalized, type TrackingFlags } from '../tracking/render.js';
 import type { MessageDraft } from '../mime/message-draft.js';
 import { renderMime } from '../mime/render-mime.js';
 import type { SendRequest } from './send-request.js';

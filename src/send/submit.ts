@@ -27,7 +27,7 @@ import { ByteGate, OFFLOAD_MIN_BYTES, OffloadBusyError, sharedOffload, yieldToLo
 import { smtpContext } from '../credentials/smtp-credentials.js';
 import { parseSubmission, type Envelope } from '../smtp/parse-submission.js';
 import { rewriteSubmission } from '../smtp/rewrite-submission.js';
-import { resolveTracking, unsubscribeConflict } from '../feedback/tracking-settings.js';
+import { resolveTracking, unsubscribeConflict } from '../tracking/settings.js';
 
 /** A send as it arrives over HTTP. */
 export interface HttpSubmission {

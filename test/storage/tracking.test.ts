@@ -7,7 +7,7 @@ import { simpleParser } from 'mailparser';
 import { createSmtpCredential } from '../../src/credentials/smtp-credentials.js';
 import { splitMessage } from '../../src/mime/split-message.js';
 import { deliveredTokens } from '../../src/sandbox/sandbox-links.js';
-import { PREFETCH_WINDOW_MS } from '../../src/feedback/tracking-automated.js';
+import { PREFETCH_WINDOW_MS } from '../../src/tracking/automated.js';
 import { testDialects } from '../helpers/test-db.js';
 import { createDeliveryHarness, SENDER_DOMAIN, type DeliveryHarness } from '../helpers/delivery-harness.js';
 

@@ -1,6 +1,6 @@
 import { TextDecoder } from 'node:util';
 import { parseHeaderValue, qpEncode, qpWrap } from '../mime/nodemailer-lib.js';
-import { rewriteHtml, type HtmlTracking } from './tracking-html.js';
+import { rewriteHtml, type HtmlTracking } from './html.js';
 
 /**
  * Open and click tracking inside a relayed message's own MIME (the relay keeps a message's bytes): only
