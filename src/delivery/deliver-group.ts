@@ -1,11 +1,12 @@
 import type { Deps } from '../deps.js';
 import { renderMime } from '../mime/render-mime.js';
-import { ByteGate, sharedOffload, yieldToLoop } from '../send/offload.js';
+import { ByteGate, yieldToLoop } from '../offload/offload-pool.js';
 import { isPersonalized, renderTracked, trackingUrls } from '../tracking/render.js';
 import type { DkimKey } from './dkim/dkim-sign.js';
 import type { Signer } from './dkim/signer-pool.js';
 import { classifyReply } from './classify-reply.js';
 import type { DeliveryGroup } from './load-claimed.js';
+import { renderOffThread } from './render-stored.js';
 import { resolveRoute } from './resolve-route.js';
 import { groupSubject, makeReturnPath } from './return-path.js';
 import { SANDBOX } from '../sandbox/bootstrap-sandbox.js';
@@ -167,7 +168,7 @@ async function renderDeferred(ctx: DeliveryContext, group: DeliveryGroup): Promi
       : null;
   if (recipient !== null && group.items.length > 1)
     throw new Error(`a tracked message is sent to one recipient per transaction, got ${group.items.length}`);
-  return sharedOffload(ctx.deps.config.offloadThreads).render({
+  return renderOffThread(ctx.deps.config.offloadThreads, {
     mime: row.mime,
     content: row.content,
     tracking: m.tracking,

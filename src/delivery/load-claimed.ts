@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
-import { OFFLOAD_MIN_BYTES } from '../send/offload.js';
+import { OFFLOAD_MIN_BYTES } from '../offload/offload-pool.js';
 import type { JobTable } from '../storage/database.js';
 import type { MessageDraft } from '../mime/message-draft.js';
 import { isPersonalized, type TrackingFlags } from '../tracking/render.js';

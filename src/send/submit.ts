@@ -23,7 +23,8 @@ import {
 import { composeDraft } from '../mime/message-draft.js';
 import { persistMessages, type MessagePlan, type PersistResult } from './persist-messages.js';
 import { requestFingerprint, type SendRequest } from './send-request.js';
-import { ByteGate, OFFLOAD_MIN_BYTES, OffloadBusyError, sharedOffload, yieldToLoop } from './offload.js';
+import { ByteGate, OFFLOAD_MIN_BYTES, OffloadBusyError, yieldToLoop } from '../offload/offload-pool.js';
+import { sharedOffload } from './offload.js';
 import { smtpContext } from '../credentials/smtp-credentials.js';
 import { parseSubmission, type Envelope } from '../smtp/parse-submission.js';
 import { rewriteSubmission } from '../smtp/rewrite-submission.js';

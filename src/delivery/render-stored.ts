@@ -1,13 +1,11 @@
 /**
- * The CPU-heavy steps that large messages are sent off the event loop for (offload.ts): the same
- * functions run inline for small messages and in the offload worker threads for large ones.
+ * A stored message's bytes before signing, for messages loaded without their body (load-claimed.ts
+ * `deferredSize`): rendered on the offload pool (src/offload/offload-pool.ts), off the event loop.
  */
-import type { ApiError } from '../core/api-errors.js';
-import { renderTracked, trackingUrls, isPersonalized, type TrackingFlags } from '../tracking/render.js';
+import { sharedOffloadPool } from '../offload/offload-pool.js';
 import type { MessageDraft } from '../mime/message-draft.js';
 import { renderMime } from '../mime/render-mime.js';
-import type { SendRequest } from './send-request.js';
-import { validateSendJson } from './validate-send-json.js';
+import { renderTracked, trackingUrls, isPersonalized, type TrackingFlags } from '../tracking/render.js';
 
 /** A stored message as delivery reads it: the relay's MIME (latin1) or the composed draft (JSON). */
 export interface RenderInput {
@@ -35,22 +33,10 @@ export function renderStored(input: RenderInput): Buffer {
   return renderMime(draft);
 }
 
-/** Main thread → offload worker. */
-export type OffloadTask =
-  { kind: 'validate'; contentType: string | undefined; body: Uint8Array } | { kind: 'render'; input: RenderInput };
+const RENDER_TASK = new URL('./render-stored.js', import.meta.url).href;
 
-/** What a task gives back: the validated request or its refusal, or the rendered message's bytes. */
-export type OffloadResult = SendRequest | ApiError | Uint8Array;
-
-/** Runs one task; the worker wraps this, and inline mode calls it directly. */
-export function runTask(task: OffloadTask): OffloadResult {
-  switch (task.kind) {
-    case 'validate':
-      return validateSendJson(
-        task.contentType,
-        Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength),
-      );
-    case 'render':
-      return renderStored(task.input);
-  }
+/** renderStored on a thread of the process's offload pool (inline when it has 0 threads). */
+export async function renderOffThread(threads: number, input: RenderInput): Promise<Buffer> {
+  const out = (await sharedOffloadPool(threads).run({ module: RENDER_TASK, fn: 'renderStored', input })) as Uint8Array;
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }
