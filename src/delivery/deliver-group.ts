@@ -9,7 +9,7 @@ import type { DeliveryGroup } from './load-claimed.js';
 import { renderOffThread } from './render-stored.js';
 import { resolveRoute } from './resolve-route.js';
 import { groupSubject, makeReturnPath } from './return-path.js';
-import { SANDBOX } from '../sandbox/bootstrap-sandbox.js';
+import { SANDBOX } from '../core/sandbox-names.js';
 import { secretBox } from '../secrets/secret-box.js';
 import { secretContext } from '../secrets/secret-fields.js';
 import type { AttemptResult, Destination, SmtpReply, Transport } from './transport.js';
