@@ -253,7 +253,8 @@ async function startRole(deps: Runtime, role: Role, share: Shared): Promise<Star
       return startScheduler(deps);
     case 'delivery': {
       const { startDelivery } = await import('./delivery/start-delivery.js');
-      return startDelivery(deps);
+      const { sandboxDelivery } = await import('./sandbox/sandbox-delivery.js');
+      return startDelivery(deps, sandboxDelivery(deps));
     }
     case 'inbound': {
       const { startInbound } = await import('./inbound/start-inbound.js');

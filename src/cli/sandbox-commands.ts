@@ -1,7 +1,7 @@
 import { CommandError } from './command-error.js';
 import { SANDBOX_BEHAVIOURS } from '../sandbox/sandbox-transport.js';
 import { SANDBOX_TRIGGERS } from '../sandbox/sandbox-triggers.js';
-import { decodeEncodedWords } from '../smtp/header-text.js';
+import { decodeEncodedWords } from '../mime/header-text.js';
 import { iso, withDeps, type Command } from './command.js';
 
 const LIST_LIMIT = 100;

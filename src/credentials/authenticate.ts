@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { DomainStatus } from '../storage/database.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-format.js';
-import type { TrackingFlags } from '../feedback/tracking-render.js';
+import type { TrackingFlags } from '../tracking/render.js';
 
 /** The domain's tracking defaults as read from its row (0/1 columns). */
 export function domainTracking(row: { track_opens: number; track_clicks: number; unsubscribe: number }): TrackingFlags {

@@ -1,14 +1,15 @@
 import type { Deps } from '../deps.js';
-import { renderMime } from '../send/render-mime.js';
-import { ByteGate, sharedOffload, yieldToLoop } from '../send/offload.js';
-import { isPersonalized, renderTracked, trackingUrls } from '../feedback/tracking-render.js';
+import { renderMime } from '../mime/render-mime.js';
+import { ByteGate, yieldToLoop } from '../offload/offload-pool.js';
+import { isPersonalized, renderTracked, trackingUrls } from '../tracking/render.js';
 import type { DkimKey } from './dkim/dkim-sign.js';
 import type { Signer } from './dkim/signer-pool.js';
 import { classifyReply } from './classify-reply.js';
 import type { DeliveryGroup } from './load-claimed.js';
+import { renderOffThread } from './render-stored.js';
 import { resolveRoute } from './resolve-route.js';
 import { groupSubject, makeReturnPath } from './return-path.js';
-import { SANDBOX } from '../sandbox/bootstrap-sandbox.js';
+import { SANDBOX } from '../core/sandbox-names.js';
 import { secretBox } from '../secrets/secret-box.js';
 import { secretContext } from '../secrets/secret-fields.js';
 import type { AttemptResult, Destination, Transport } from './transport.js';
@@ -32,7 +33,7 @@ export interface DeliveryContext {
   signer: Signer;
   transport: Transport;
   returnPathSecret: Buffer;
-  /** Key of open, click and unsubscribe tokens (feedback/tracking-secret.ts). */
+  /** Key of open, click and unsubscribe tokens (tracking/secret.ts). */
   trackingSecret: Buffer;
   /**
    * Outside sandbox mode, the sandbox mailbox that keeps the sandbox domain's mail (queued before
@@ -144,7 +145,7 @@ export function largeDeliveriesBacklogged(): boolean {
 /**
  * A large message's signed bytes: its stored body read now, rendered (tracking included) and
  * DKIM-signed on an offload thread, so the tens of MB of a rendering cross threads once and are not
- * copied again to a signer thread and back (offload-tasks.ts, renderFramed).
+ * copied again to a signer thread and back (render-stored.ts, renderFramed).
  */
 async function renderDeferred(
   ctx: DeliveryContext,
@@ -168,7 +169,7 @@ async function renderDeferred(
       : null;
   if (recipient !== null && group.items.length > 1)
     throw new Error(`a tracked message is sent to one recipient per transaction, got ${group.items.length}`);
-  return sharedOffload(ctx.deps.config.offloadThreads).render({
+  return renderOffThread(ctx.deps.config.offloadThreads, {
     mime: row.mime,
     content: row.content,
     tracking: m.tracking,

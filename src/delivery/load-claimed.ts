@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
-import { OFFLOAD_MIN_BYTES } from '../send/offload.js';
+import { OFFLOAD_MIN_BYTES } from '../offload/offload-pool.js';
 import type { JobTable } from '../storage/database.js';
-import type { MessageDraft } from '../send/message-draft.js';
-import { isPersonalized, type TrackingFlags } from '../feedback/tracking-render.js';
+import type { MessageDraft } from '../mime/message-draft.js';
+import { isPersonalized, type TrackingFlags } from '../tracking/render.js';
 
 /** A message with what signing and events need, loaded once per claimed batch. */
 export interface LoadedMessage {

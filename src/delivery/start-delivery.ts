@@ -1,22 +1,36 @@
 import type { Deps } from '../deps.js';
-import { createSandboxTransport } from '../sandbox/sandbox-transport.js';
-import { startSandboxTriggers } from '../sandbox/sandbox-triggers.js';
 import { createSignerPool } from './dkim/signer-pool.js';
 import { startDeliveryWorker, type DeliveryWorker } from './delivery-worker.js';
 import { returnPathSecret } from './return-path.js';
-import { trackingSecret } from '../feedback/tracking-secret.js';
+import { trackingSecret } from '../tracking/secret.js';
 import { createSmtpTransport } from './smtp-transport.js';
+import type { Transport } from './transport.js';
 import { resolverLookup } from './smtp/resolver-lookup.js';
 
 /** How long a stopping worker waits for attempts in flight (a stop must finish within a bounded time). */
 const STOP_TIMEOUT_MS = 8_000;
 
+/**
+ * The sandbox's part in the delivery role, handed in by whoever starts the role (main.ts, from
+ * src/sandbox/sandbox-delivery.ts): the sandbox builds on delivery (its mailbox is a Transport, its
+ * triggers read return paths), so delivery takes it as a value rather than importing it.
+ */
+export interface LocalMailbox {
+  /** The local mailbox as a transport: mail that must not leave the machine goes there. */
+  transport(): Transport;
+  /** Starts the sandbox triggers (open@, click@, …), which act on what the mailbox received. */
+  startTriggers(secrets: { returnPathSecret: Buffer; trackingSecret: Buffer }): { stop(): Promise<void> };
+}
+
 /** Starts the `delivery` role: signer threads, the transport (SMTP, or the sandbox mailbox) and the worker. */
-export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorker; stop(): Promise<void> }> {
+export async function startDelivery(
+  deps: Deps,
+  local: LocalMailbox,
+): Promise<{ worker: DeliveryWorker; stop(): Promise<void> }> {
   const signer = createSignerPool({ threads: deps.config.dkimThreads });
   // Sandbox mode never sends to the internet: its transport is the local mailbox.
   const transport = deps.config.sandbox
-    ? createSandboxTransport(deps)
+    ? local.transport()
     : createSmtpTransport({
         heloName: deps.config.hostname,
         maxConnectionsPerHost: deps.config.mxMaxConnections,
@@ -25,7 +39,7 @@ export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorke
       });
   const secrets = { returnPathSecret: await returnPathSecret(deps), trackingSecret: await trackingSecret(deps) };
   // In production the sandbox domain's leftover mail goes to the local mailbox, never out (deliver-group.ts).
-  const localTransport = deps.config.sandbox ? undefined : createSandboxTransport(deps);
+  const localTransport = deps.config.sandbox ? undefined : local.transport();
   const worker = startDeliveryWorker(
     deps,
     { signer, transport, ...(localTransport ? { localTransport } : {}), ...secrets },
@@ -36,7 +50,7 @@ export async function startDelivery(deps: Deps): Promise<{ worker: DeliveryWorke
     },
   );
   // The sandbox's open@, click@ and unsubscribe@ act on what the sandbox mailbox received.
-  const triggers = deps.config.sandbox ? startSandboxTriggers(deps, secrets) : null;
+  const triggers = deps.config.sandbox ? local.startTriggers(secrets) : null;
   return {
     worker,
     async stop() {

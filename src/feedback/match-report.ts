@@ -63,7 +63,7 @@ export function readToken(secret: Buffer, bounceHost: string, address: string): 
   return { shaped: true, id: readReturnPath(secret, `${local}@bounce.${domain}`) };
 }
 
-/** `<msg_…@{hostname}>` → the `msg_` id; any other Message-ID is not ours (send/message-draft.ts). */
+/** `<msg_…@{hostname}>` → the `msg_` id; any other Message-ID is not ours (mime/message-draft.ts). */
 export function messageIdOf(messageId: string | null, hostname: string): string | null {
   const m = /^<(msg_[0-9a-z]{26})@([^<>\s]+)>$/i.exec(messageId ?? '');
   if (!m || (m[2] as string).toLowerCase() !== hostname.toLowerCase()) return null;

@@ -1,7 +1,7 @@
 import { COMPLAINT_FEEDBACK_TYPES, addressesIn, complaintRecipients, readFeedbackReport } from './arf.js';
 import { classifyRecipient, findStatus, replyFrom } from './classify-recipient.js';
 import { dsnRecipients } from './dsn.js';
-import { bodyText, header, parseHeaders, parseMime, type HeaderField, type MimePart } from './mime.js';
+import { bodyText, header, parseHeaders, parseMime, type MimeHeader, type MimePart } from '../mime/parse-mime.js';
 import { beforeCopy, matchTextFormat } from './text-bounce-formats.js';
 import type { ParsedReport, ReportRecipient } from './types.js';
 
@@ -19,7 +19,7 @@ function ownParts(part: MimePart): MimePart[] {
 }
 
 /** Headers of the original message: the attached message's, or a headers-only part's. */
-function originalHeaders(own: MimePart[]): HeaderField[] | null {
+function originalHeaders(own: MimePart[]): MimeHeader[] | null {
   const part = own.find((p) => ORIGINAL_TYPES.has(p.type));
   if (!part) return null;
   return part.parts[0]?.headers ?? parseHeaders(bodyText(part).split(/\r?\n\r?\n/)[0] ?? '');

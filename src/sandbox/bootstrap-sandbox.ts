@@ -4,14 +4,7 @@ import { replaceApiKey } from '../credentials/issue-api-key.js';
 import { createSmtpCredential } from '../credentials/smtp-credentials.js';
 import type { RelayPorts } from '../smtp/start-relay.js';
 import { addDomain } from '../domains/add-domain.js';
-
-/** The sandbox's demo account, domain and from address (README, Quick start). */
-export const SANDBOX = {
-  account: 'demo',
-  domain: 'sandbox.posthorn.test',
-  from: 'hello@sandbox.posthorn.test',
-  setting: 'sandbox.bootstrapped',
-} as const;
+import { SANDBOX } from '../core/sandbox-names.js';
 
 /** What the sandbox's first start hands the newcomer, once (README, Quick start). */
 export interface SandboxWelcome {

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { SANDBOX } from './bootstrap-sandbox.js';
+import { SANDBOX } from '../core/sandbox-names.js';
 
 /** What a production start found of an earlier sandbox start in the same data dir (or database). */
 export interface RetiredSandbox {

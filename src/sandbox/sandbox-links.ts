@@ -1,5 +1,5 @@
-import { splitMessage } from '../delivery/dkim/canonicalize.js';
-import { htmlBodies } from '../feedback/tracking-mime.js';
+import { splitMessage } from '../mime/split-message.js';
+import { htmlBodies } from '../tracking/mime.js';
 
 /** The tracking tokens a delivered message carries, as a reader's mail client would find them. */
 export interface DeliveredTokens {

@@ -1,9 +1,9 @@
 import type { Deps } from '../deps.js';
 import { makeReturnPath, readReturnPath } from '../delivery/return-path.js';
-import { PREFETCH_WINDOW_MS } from '../feedback/tracking-automated.js';
-import { recordClick, recordOpen } from '../feedback/tracking-record.js';
+import { PREFETCH_WINDOW_MS } from '../tracking/automated.js';
+import { recordClick, recordOpen } from '../tracking/record.js';
 import { receiveReport } from '../feedback/receive-report.js';
-import { recordUnsubscribe } from '../feedback/unsubscribe-record.js';
+import { recordUnsubscribe } from '../tracking/unsubscribe-record.js';
 import { buildSandboxComplaint } from './sandbox-complaint.js';
 import { deliveredTokens, type DeliveredTokens } from './sandbox-links.js';
 

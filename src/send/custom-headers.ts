@@ -1,6 +1,6 @@
 import { apiError, type ApiError } from '../core/api-errors.js';
 import { controlCharacter } from '../core/text-checks.js';
-import { foldHeader } from './render-mime.js';
+import { foldHeader } from '../mime/render-mime.js';
 
 /**
  * Headers the service owns (docs/api.md, Fields): a custom header may not set them. `Bcc` is added so a

@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Mailbox } from '../core/mailbox.js';
-
-/** What one message may say about tracking; an absent key leaves the domain's default. */
-export interface TrackingOverrides {
-  opens?: boolean;
-  clicks?: boolean;
-  unsubscribe?: boolean;
-}
+import type { TrackingOverrides } from '../tracking/settings.js';
 
 /** A validated send request, whatever it came in through (HTTP JSON or the SMTP relay). */
 export interface SendRequest {

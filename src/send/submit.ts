@@ -21,12 +21,13 @@ import {
   releaseIdempotencyKey,
   type StoredResponse,
 } from './idempotency.js';
-import { composeDraft } from './message-draft.js';
+import { composeDraft } from '../mime/message-draft.js';
 import { persistMessages, type MessagePlan, type PersistResult } from './persist-messages.js';
 import { requestFingerprint, type SendRequest } from './send-request.js';
-import { ByteGate, OFFLOAD_MIN_BYTES, OffloadBusyError, sharedOffload, yieldToLoop } from './offload.js';
+import { ByteGate, OFFLOAD_MIN_BYTES, OffloadBusyError, yieldToLoop } from '../offload/offload-pool.js';
+import { sharedOffload } from './offload.js';
 import { smtpContext } from '../credentials/smtp-credentials.js';
-import { resolveTracking, unsubscribeConflict } from '../feedback/tracking-settings.js';
+import { resolveTracking, unsubscribeConflict } from '../tracking/settings.js';
 import type { Intake, IntakeSource, WholeMessage } from './intake.js';
 
 /** The response to an accepted send (docs/api.md, `POST /v1/send`). */

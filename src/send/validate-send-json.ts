@@ -2,7 +2,8 @@ import { apiError, type ApiError } from '../core/api-errors.js';
 import { parseMailbox, type Mailbox } from '../core/mailbox.js';
 import { controlCharacter, loneSurrogatePath } from '../core/text-checks.js';
 import { validateCustomHeaders } from './custom-headers.js';
-import type { SendRequest, TrackingOverrides } from './send-request.js';
+import type { SendRequest } from './send-request.js';
+import type { TrackingOverrides } from '../tracking/settings.js';
 import { jsonDepthExceeded, MAX_JSON_DEPTH } from './json-depth.js';
 
 const FIELDS = new Set([

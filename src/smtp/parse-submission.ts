@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import addressparser from 'nodemailer/lib/addressparser/index.js';
 import { apiError, type ApiError } from '../core/api-errors.js';
 import { parseAddress, parseMailbox, type Mailbox } from '../core/mailbox.js';
 import { controlCharacter } from '../core/text-checks.js';
-import { splitMessage, type HeaderField } from '../delivery/dkim/canonicalize.js';
+import { splitMessage, type HeaderField } from '../mime/split-message.js';
+import { parseAddressList } from '../mime/nodemailer-lib.js';
 import { isValidIdempotencyKey } from '../send/idempotency.js';
-import { decodeEncodedWords, fieldValue } from './header-text.js';
+import { decodeEncodedWords, fieldValue } from '../mime/header-text.js';
 import { RELAY_HEADERS, type RelayOptions } from './relay-options.js';
 
 /** What the relay reads from a message received over SMTP, for the submit pipeline. */
@@ -81,7 +81,7 @@ function firstNonField(raw: Buffer, bodyStart: number): string | null {
 
 /** Parses a From value as exactly one valid mailbox, its display name RFC 2047-decoded. */
 export function parseFromValue(value: string): Mailbox | { error: string } {
-  const count = value.trim() === '' ? 0 : addressparser(value, { flatten: true }).length;
+  const count = value.trim() === '' ? 0 : parseAddressList(value).length;
   if (count !== 1)
     return { error: `must hold exactly one mailbox, got ${count} (RFC 5322 §3.6.2; the relay takes no Sender)` };
   const mb = parseMailbox(value);

@@ -1,7 +1,7 @@
-import mimeFuncs from 'nodemailer/lib/mime-funcs/index.js';
-import { mailbox } from '../send/render-mime.js';
-import { splitMessage } from '../delivery/dkim/canonicalize.js';
-import { fieldValue } from './header-text.js';
+import { mailbox } from '../mime/render-mime.js';
+import { foldLines } from '../mime/nodemailer-lib.js';
+import { splitMessage } from '../mime/split-message.js';
+import { fieldValue } from '../mime/header-text.js';
 import { parseFromValue } from './parse-submission.js';
 import { headerDisposition } from './submitted-headers.js';
 
@@ -15,9 +15,9 @@ export interface RewriteOptions {
   date: string;
 }
 
-/** `From: Name <addr>`, rendered and folded as composed mail's From is (send/render-mime.ts). */
+/** `From: Name <addr>`, rendered and folded as composed mail's From is (mime/render-mime.ts). */
 function renderFrom(m: { name: string; address: string }): string {
-  return mimeFuncs.foldLines(`From: ${mailbox(m)}`, 76);
+  return foldLines(`From: ${mailbox(m)}`, 76);
 }
 
 /** The submitted From field as is when it already says `from`: its own encoding and folding survive. */

@@ -101,7 +101,7 @@ export interface MessageTable {
   /** JSON array of strings. */
   tags: string;
   /**
-   * JSON MessageDraft (send/message-draft.ts) fixed at submit: headers, Message-ID, Date, bodies.
+   * JSON MessageDraft (mime/message-draft.ts) fixed at submit: headers, Message-ID, Date, bodies.
    * Null once purged by body retention (POSTHORN_BODY_RETENTION).
    */
   content: string | null;

@@ -11,7 +11,7 @@ import {
   type DeliveryWorkerOptions,
 } from '../../src/delivery/delivery-worker.js';
 import { returnPathSecret } from '../../src/delivery/return-path.js';
-import { trackingSecret } from '../../src/feedback/tracking-secret.js';
+import { trackingSecret } from '../../src/tracking/secret.js';
 import { createSmtpTransport, type SmtpTimeouts } from '../../src/delivery/smtp-transport.js';
 import type { Transport } from '../../src/delivery/transport.js';
 import { addDomain } from '../../src/domains/add-domain.js';

@@ -1,9 +1,9 @@
-// Large messages are parsed and rendered on the offload worker threads (src/send/offload.ts), not
+// Large messages are parsed and rendered on the offload worker threads (src/offload/offload-pool.ts), not
 // on the event loop, and the number of them in processing is bounded.
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { simpleParser } from 'mailparser';
-import { sharedOffload } from '../../src/send/offload.js';
+import { sharedOffloadPool } from '../../src/offload/offload-pool.js';
 import { createSubmitPipeline } from '../../src/send/submit.js';
 import { httpIntake } from '../../src/http/routes/send.js';
 import { buildApp } from '../../src/http/build-app.js';
@@ -27,7 +27,7 @@ for (const dialect of testDialects()) {
 
     test('a 1 MiB html send is parsed and rendered on a worker thread and arrives whole, text generated, DKIM passing', async () => {
       h = await createDeliveryHarness(dialect);
-      const offload = sharedOffload(h.deps.config.offloadThreads);
+      const offload = sharedOffloadPool(h.deps.config.offloadThreads);
       assert.ok(h.deps.config.offloadThreads > 0);
       const html = bigHtml(1024 * 1024);
       const before = offload.offThread();
@@ -52,7 +52,7 @@ for (const dialect of testDialects()) {
 
     test("a large tracked message gets its recipient's pixel and click links when rendered off thread", async () => {
       h = await createDeliveryHarness(dialect);
-      const offload = sharedOffload(h.deps.config.offloadThreads);
+      const offload = sharedOffloadPool(h.deps.config.offloadThreads);
       const before = offload.offThread();
       const res = await h.send({
         from: `hello@${SENDER_DOMAIN}`,

@@ -2,7 +2,7 @@
 // delivery through the same functions as the tracking routes, on every test database.
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PREFETCH_WINDOW_MS } from '../../src/feedback/tracking-automated.js';
+import { PREFETCH_WINDOW_MS } from '../../src/tracking/automated.js';
 import { runSandboxTriggers, SANDBOX_USER_AGENT } from '../../src/sandbox/sandbox-triggers.js';
 import { testDialects } from '../helpers/test-db.js';
 import { createDeliveryHarness, SENDER_DOMAIN, type DeliveryHarness } from '../helpers/delivery-harness.js';

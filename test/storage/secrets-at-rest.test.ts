@@ -13,7 +13,7 @@ import { createAccount } from '../../src/accounts/accounts.js';
 import { returnPathSecret } from '../../src/delivery/return-path.js';
 import { addDomain } from '../../src/domains/add-domain.js';
 import { setEd25519 } from '../../src/domains/ed25519-setting.js';
-import { trackingSecret } from '../../src/feedback/tracking-secret.js';
+import { trackingSecret } from '../../src/tracking/secret.js';
 import { buildDeps } from '../../src/main.js';
 import { secretBox } from '../../src/secrets/secret-box.js';
 import { rotateSecrets, secretsStatus } from '../../src/secrets/manage-secrets.js';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../../src/credentials/authenticate.js';
 import { buildApp } from '../../src/http/build-app.js';
 import { createSubmitPipeline } from '../../src/send/submit.js';
-import type { MessageDraft } from '../../src/send/message-draft.js';
+import type { MessageDraft } from '../../src/mime/message-draft.js';
 import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
 import { testDialects } from '../helpers/test-db.js';
 import { seedDomain } from '../helpers/seed.js';

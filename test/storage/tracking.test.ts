@@ -5,10 +5,10 @@ import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { simpleParser } from 'mailparser';
 import { createSmtpCredential } from '../../src/credentials/smtp-credentials.js';
-import { splitMessage } from '../../src/delivery/dkim/canonicalize.js';
+import { splitMessage } from '../../src/mime/split-message.js';
 import { relayIntake } from '../../src/smtp/relay-intake.js';
 import { deliveredTokens } from '../../src/sandbox/sandbox-links.js';
-import { PREFETCH_WINDOW_MS } from '../../src/feedback/tracking-automated.js';
+import { PREFETCH_WINDOW_MS } from '../../src/tracking/automated.js';
 import { testDialects } from '../helpers/test-db.js';
 import { createDeliveryHarness, SENDER_DOMAIN, type DeliveryHarness } from '../helpers/delivery-harness.js';
 

@@ -8,7 +8,8 @@
  * code in the tests.
  */
 import { createHash, sign, type KeyObject } from 'node:crypto';
-import { relaxedBodyHash, relaxedHeader, splitMessage, type HeaderField } from './canonicalize.js';
+import { relaxedBodyHash, relaxedHeader } from './canonicalize.js';
+import { splitMessage, type HeaderField } from '../../mime/split-message.js';
 import type { DkimKey, KeyCache } from './key-cache.js';
 
 export type { DkimKey, DkimAlgorithm } from './key-cache.js';

@@ -9,7 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import { dkimSign, KeyCache, type DkimKey } from './dkim-sign.js';
 import type { SignBatch, SignJob, WorkerMessage } from './dkim-worker.js';
-import { workerExecArgv } from './worker-exec-argv.js';
+import { workerExecArgv } from '../../offload/worker-exec-argv.js';
 
 /** Signs messages; `close()` rejects what is still pending and refuses new calls. */
 export interface Signer {

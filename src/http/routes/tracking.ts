@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
-import { trackingSecret } from '../../feedback/tracking-secret.js';
-import { recordClick, recordOpen } from '../../feedback/tracking-record.js';
-import { readToken } from '../../feedback/tracking-token.js';
-import { recordUnsubscribe, unsubscribeTarget } from '../../feedback/unsubscribe-record.js';
-import { confirmPage, invalidLinkPage, PAGE_HEADERS, unsubscribedPage } from '../../feedback/unsubscribe-page.js';
+import { trackingSecret } from '../../tracking/secret.js';
+import { recordClick, recordOpen } from '../../tracking/record.js';
+import { readToken } from '../../tracking/token.js';
+import { recordUnsubscribe, unsubscribeTarget } from '../../tracking/unsubscribe-record.js';
+import { confirmPage, invalidLinkPage, PAGE_HEADERS, unsubscribedPage } from '../../tracking/unsubscribe-page.js';
 
 /** Bytes an unsubscribe POST may carry. */
 export const UNSUBSCRIBE_BODY_LIMIT = 16 * 1024;

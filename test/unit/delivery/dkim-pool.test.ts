@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { createSignerPool } from '../../../src/delivery/dkim/signer-pool.js';
-import { workerExecArgv } from '../../../src/delivery/dkim/worker-exec-argv.js';
 import type { DkimKey } from '../../../src/delivery/dkim/dkim-sign.js';
 
 const NOW = Date.UTC(2026, 2, 14, 9, 30, 0);
@@ -130,24 +129,4 @@ test('workers load TypeScript when tsx was registered at run time, as bin/postho
   );
   assert.match(stdout, /^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=pool\.example\.com;/);
   assert.ok(await verifies(Buffer.from(stdout, 'latin1')));
-});
-
-test("workers get this process's flags less those that pick the main thread's entry", () => {
-  assert.deepEqual(
-    workerExecArgv([
-      '--import',
-      'tsx',
-      '--input-type=module',
-      '-e',
-      'code()',
-      '--enable-source-maps',
-      '--test',
-      '--test-reporter',
-      'spec',
-      '--test-concurrency=2',
-      '--conditions=dev',
-      '--watch',
-    ]),
-    ['--import', 'tsx', '--enable-source-maps', '--conditions=dev'],
-  );
 });

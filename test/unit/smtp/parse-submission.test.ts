@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import { splitMessage } from '../../../src/delivery/dkim/canonicalize.js';
+import { splitMessage } from '../../../src/mime/split-message.js';
 import { isOwnedHeader } from '../../../src/send/custom-headers.js';
-import { decodeEncodedWords } from '../../../src/smtp/header-text.js';
+import { decodeEncodedWords } from '../../../src/mime/header-text.js';
 import { parseSubmission, type Submission, type SubmissionError } from '../../../src/smtp/parse-submission.js';
 import { rewriteSubmission } from '../../../src/smtp/rewrite-submission.js';
 import {

@@ -1,10 +1,26 @@
 import { apiError, type ApiError } from '../core/api-errors.js';
-import { splitMessage } from '../delivery/dkim/canonicalize.js';
-import type { SendRequest } from '../send/send-request.js';
-import type { TrackingFlags } from './tracking-render.js';
+import { splitMessage } from '../mime/split-message.js';
+import type { TrackingFlags } from './render.js';
+
+/** What one message may say about tracking; an absent key leaves the domain's default. */
+export interface TrackingOverrides {
+  opens?: boolean;
+  clicks?: boolean;
+  unsubscribe?: boolean;
+}
+
+/**
+ * The parts of a send request (src/send/send-request.ts) the tracking checks read, declared here so
+ * tracking/ does not depend on send/, which calls it.
+ */
+export interface TrackedRequest {
+  tracking?: TrackingOverrides;
+  headers: [string, string][];
+  mime?: { raw: Buffer };
+}
 
 /** The message's tracking: each override when given, else the sending domain's default (docs/tracking.md, Settings). */
-export function resolveTracking(defaults: TrackingFlags, req: Pick<SendRequest, 'tracking'>): TrackingFlags {
+export function resolveTracking(defaults: TrackingFlags, req: Pick<TrackedRequest, 'tracking'>): TrackingFlags {
   const o = req.tracking ?? {};
   return {
     opens: o.opens ?? defaults.opens,
@@ -20,7 +36,10 @@ const UNSUBSCRIBE_FIELDS = new Set(['list-unsubscribe', 'list-unsubscribe-post']
  * them must not bring its own (a second List-Unsubscribe would leave which one a provider uses to
  * chance): 400 naming the header (`headers.<Name>` over HTTP, the header itself over SMTP).
  */
-export function unsubscribeConflict(flags: TrackingFlags, req: Pick<SendRequest, 'headers' | 'mime'>): ApiError | null {
+export function unsubscribeConflict(
+  flags: TrackingFlags,
+  req: Pick<TrackedRequest, 'headers' | 'mime'>,
+): ApiError | null {
   if (!flags.unsubscribe) return null;
   const why =
     'is set by the service when unsubscribe is on for this message; remove it, or turn unsubscribe off for this message';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { simpleParser } from 'mailparser';
-import { composeDraft } from '../../../src/send/message-draft.js';
+import { composeDraft } from '../../../src/mime/message-draft.js';
 import { findBareLineBreak } from '../../../src/delivery/smtp/bare-line-break.js';
 import {
   joinPieces,
@@ -9,7 +9,7 @@ import {
   normalizedSlices,
   renderMime,
   textFromHtml,
-} from '../../../src/send/render-mime.js';
+} from '../../../src/mime/render-mime.js';
 
 const base = {
   id: 'msg_01JD0000000000000000000000',

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { compile } from 'html-to-text';
-import mimeFuncs from 'nodemailer/lib/mime-funcs/index.js';
-import qp from 'nodemailer/lib/qp/index.js';
 import type { MessageDraft } from './message-draft.js';
+import { encodeWord, encodeWords, foldLines, hasLongerLines, isPlainText, qpEncode, qpWrap } from './nodemailer-lib.js';
 
 /**
  * html-to-text's converter, compiled once: its convert() compiles the options again on every call,
@@ -60,8 +59,8 @@ const MAX_LINE = 998;
  * whitespace, so a value with a longer run (a long word, a URL) cannot be folded.
  */
 export function foldHeader(name: string, value: string): string | null {
-  const encoded = mimeFuncs.isPlainText(value) ? value : mimeFuncs.encodeWords(value, 'Q', 52);
-  const folded = mimeFuncs.foldLines(`${name}: ${encoded}`.trimEnd(), 76);
+  const encoded = isPlainText(value) ? value : encodeWords(value, 'Q', 52);
+  const folded = foldLines(`${name}: ${encoded}`.trimEnd(), 76);
   return folded.split('\r\n').some((line) => Buffer.byteLength(line) > MAX_LINE) ? null : folded;
 }
 
@@ -74,7 +73,7 @@ export function foldHeader(name: string, value: string): string | null {
 function header(name: string, value: string, unstructured = false): string {
   const folded = foldHeader(name, value);
   if (folded !== null) return folded;
-  if (unstructured) return mimeFuncs.foldLines(`${name}: ${mimeFuncs.encodeWord(value, 'Q', 52)}`, 76);
+  if (unstructured) return foldLines(`${name}: ${encodeWord(value, 'Q', 52)}`, 76);
   throw new Error(`header ${name} has a line over ${MAX_LINE} octets that cannot be folded (RFC 5322 §2.1.1)`);
 }
 
@@ -91,8 +90,7 @@ const LONG_RUN = /\S{77,}/;
  */
 export function mailbox(m: { name: string; address: string }): string {
   if (m.name === '') return m.address;
-  if (!mimeFuncs.isPlainText(m.name) || LONG_RUN.test(m.name))
-    return `${mimeFuncs.encodeWord(m.name, 'Q', 52)} <${m.address}>`;
+  if (!isPlainText(m.name) || LONG_RUN.test(m.name)) return `${encodeWord(m.name, 'Q', 52)} <${m.address}>`;
   if (PLAIN_PHRASE.test(m.name)) return `${m.name} <${m.address}>`;
   return `"${m.name.replace(/(["\\])/g, '\\$1')}" <${m.address}>`;
 }
@@ -117,14 +115,14 @@ function base64Lines(content: string): string {
  */
 function part(type: 'text/plain' | 'text/html', content: string): string {
   const normalized = content.replace(/\r\n|\r|\n/g, '\r\n');
-  const plain = mimeFuncs.isPlainText(normalized) && !mimeFuncs.hasLongerLines(normalized, 76);
+  const plain = isPlainText(normalized) && !hasLongerLines(normalized, 76);
   const encoding = plain ? '7bit' : normalized.length > QP_MAX_CHARS ? 'base64' : 'quoted-printable';
   const body =
     encoding === '7bit'
       ? normalized
       : encoding === 'base64'
         ? base64Lines(normalized)
-        : qp.wrap(qp.encode(normalized), 76);
+        : qpWrap(qpEncode(normalized), 76);
   return `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${body}`;
 }
 
@@ -203,7 +201,7 @@ function partPieces(type: 'text/plain' | 'text/html', content: string): Piece[] 
 
 /**
  * The pieces written into one buffer of exactly their size, after `room` bytes left free for the
- * caller (offload-tasks.ts puts the DKIM-Signature fields there). The buffer owns its memory (not
+ * caller (delivery/render-stored.ts puts the DKIM-Signature fields there). The buffer owns its memory (not
  * Buffer's shared pool), so an offload thread can transfer it without a copy (offload-worker.ts).
  */
 export function joinPieces(pieces: Piece[], sliceChars = SLICE_CHARS, room = 0): Buffer {

@@ -1,8 +1,8 @@
-import { renderMime, textFromHtml } from '../send/render-mime.js';
-import type { MessageDraft } from '../send/message-draft.js';
-import { rewriteHtml, type HtmlTracking } from './tracking-html.js';
-import { trackMimeHtml } from './tracking-mime.js';
-import { makeToken } from './tracking-token.js';
+import { renderMime, textFromHtml } from '../mime/render-mime.js';
+import type { MessageDraft } from '../mime/message-draft.js';
+import { rewriteHtml, type HtmlTracking } from './html.js';
+import { trackMimeHtml } from './mime.js';
+import { makeToken } from './token.js';
 
 /** What a message asked for (messages.track_opens / track_clicks / unsubscribe). */
 export interface TrackingFlags {
@@ -69,8 +69,8 @@ export function unsubscribeHeaders(url: string): [string, string][] {
  * List-Unsubscribe fields, RFC 8058 §4): the pixel and rewritten links in its html, the
  * unsubscribe fields in its header. A composed message's text part keeps the original links
  * (generated from the untracked html when it was not given). A relayed message (`mime`, latin1)
- * keeps its own bytes except its html parts (tracking-mime.ts) and the prepended fields. With
- * `room`, the message starts that many bytes into the returned buffer (render-mime.ts, joinPieces).
+ * keeps its own bytes except its html parts (mime.ts) and the prepended fields. With `room`, the
+ * message starts that many bytes into the returned buffer (mime/render-mime.ts, joinPieces).
  */
 export function renderTracked(
   message: { mime: string | null; draft: MessageDraft | null },

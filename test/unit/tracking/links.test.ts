@@ -2,11 +2,11 @@
 // a tampered or foreign token never yields a URL; everything but the rewritten hrefs is unchanged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeToken, readToken } from '../../../src/feedback/tracking-token.js';
-import { rewriteHtml } from '../../../src/feedback/tracking-html.js';
-import { trackMimeHtml, htmlBodies } from '../../../src/feedback/tracking-mime.js';
-import { classifyOpen, PREFETCH_WINDOW_MS } from '../../../src/feedback/tracking-automated.js';
-import { trackingUrls, MAX_TRACKED_URL_BYTES } from '../../../src/feedback/tracking-render.js';
+import { makeToken, readToken } from '../../../src/tracking/token.js';
+import { rewriteHtml } from '../../../src/tracking/html.js';
+import { trackMimeHtml, htmlBodies } from '../../../src/tracking/mime.js';
+import { classifyOpen, PREFETCH_WINDOW_MS } from '../../../src/tracking/automated.js';
+import { trackingUrls, MAX_TRACKED_URL_BYTES } from '../../../src/tracking/render.js';
 import { locationFor } from '../../../src/http/routes/tracking.js';
 import { findBareLineBreak } from '../../../src/delivery/smtp/bare-line-break.js';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { dkimSign, KeyCache, type DkimKey } from '../../../src/delivery/dkim/dkim-sign.js';
-import { framedMessage, renderFramed, renderStored, type RenderInput } from '../../../src/send/offload-tasks.js';
+import { framedMessage, renderFramed, renderStored, type RenderInput } from '../../../src/delivery/render-stored.js';
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
 

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
-import { loadTrackedRecipient, recordFeedback } from './tracking-recipient.js';
-import { readToken } from './tracking-token.js';
+import { loadTrackedRecipient, recordFeedback } from './recipient.js';
+import { readToken } from './token.js';
 
 /** The outcome of an unsubscribe POST: recorded now, recorded before, or a token that is not ours. */
 export type UnsubscribeResult = { kind: 'recorded' | 'already'; address: string } | { kind: 'invalid' };

@@ -1,7 +1,6 @@
 import { TextDecoder } from 'node:util';
-import mimeFuncs from 'nodemailer/lib/mime-funcs/index.js';
-import qp from 'nodemailer/lib/qp/index.js';
-import { rewriteHtml, type HtmlTracking } from './tracking-html.js';
+import { parseHeaderValue, qpEncode, qpWrap } from '../mime/nodemailer-lib.js';
+import { rewriteHtml, type HtmlTracking } from './html.js';
 
 /**
  * Open and click tracking inside a relayed message's own MIME (the relay keeps a message's bytes): only
@@ -148,17 +147,15 @@ function rewriteHtmlPart(
  * (the same to HTML), so no bare CR or LF goes out (RFC 5321 §2.3.8, SMTP smuggling).
  */
 function qpBody(text: string): string {
-  return qp.wrap(qp.encode(Buffer.from(text.replace(/\r\n|\r|\n/g, '\r\n'), 'latin1')), 76);
+  return qpWrap(qpEncode(Buffer.from(text.replace(/\r\n|\r|\n/g, '\r\n'), 'latin1')), 76);
 }
 
 function rewriteEntity(entity: string, depth: number, state: State): string {
   const { fields, bodyStart } = splitEntity(entity);
   const ct = field(fields, 'content-type');
-  const parsed = ct
-    ? mimeFuncs.parseHeaderValue(ct.value)
-    : { value: 'text/plain', params: {} as Record<string, string> };
-  const type = String(parsed.value || 'text/plain').toLowerCase();
-  const params = parsed.params as Record<string, string>;
+  const parsed = ct ? parseHeaderValue(ct.value) : { value: 'text/plain', params: {} as Record<string, string> };
+  const type = (parsed.value || 'text/plain').toLowerCase();
+  const params = parsed.params;
   if (type === 'text/html') return rewriteHtmlPart(entity, fields, bodyStart, params, state) ?? entity;
   if (!type.startsWith('multipart/') || depth >= MAX_DEPTH || !params.boundary) return entity;
   const body = entity.slice(bodyStart);
@@ -185,11 +182,9 @@ export function htmlBodies(message: string): string[] {
   const walk = (entity: string, depth: number): void => {
     const { fields, bodyStart } = splitEntity(entity);
     const ct = field(fields, 'content-type');
-    const parsed = ct
-      ? mimeFuncs.parseHeaderValue(ct.value)
-      : { value: 'text/plain', params: {} as Record<string, string> };
-    const type = String(parsed.value || 'text/plain').toLowerCase();
-    const params = parsed.params as Record<string, string>;
+    const parsed = ct ? parseHeaderValue(ct.value) : { value: 'text/plain', params: {} as Record<string, string> };
+    const type = (parsed.value || 'text/plain').toLowerCase();
+    const params = parsed.params;
     const body = entity.slice(bodyStart);
     if (type === 'text/html') {
       const cte = (field(fields, 'content-transfer-encoding')?.value ?? '7bit').toLowerCase();

@@ -1,20 +1,13 @@
 /**
- * The CPU-heavy steps that large messages are sent off the event loop for (offload.ts): the same
- * functions run inline for small messages and in the offload worker threads for large ones.
+ * A stored message's signed bytes, for messages loaded without their body (load-claimed.ts
+ * `deferredSize`): rendered and DKIM-signed on the offload pool (src/offload/offload-pool.ts), off
+ * the event loop.
  */
-import type { ApiError } from '../core/api-errors.js';
-import { dkimSignatures, KeyCache, type DkimKey } from '../delivery/dkim/dkim-sign.js';
-import {
-  latin1WithRoom,
-  renderTracked,
-  trackingUrls,
-  isPersonalized,
-  type TrackingFlags,
-} from '../feedback/tracking-render.js';
-import type { MessageDraft } from './message-draft.js';
-import { renderMime } from './render-mime.js';
-import type { SendRequest } from './send-request.js';
-import { validateSendJson } from './validate-send-json.js';
+import { sharedOffloadPool } from '../offload/offload-pool.js';
+import type { MessageDraft } from '../mime/message-draft.js';
+import { renderMime } from '../mime/render-mime.js';
+import { latin1WithRoom, renderTracked, trackingUrls, isPersonalized, type TrackingFlags } from '../tracking/render.js';
+import { dkimSignatures, KeyCache, type DkimKey } from './dkim/dkim-sign.js';
 
 /** A stored message as delivery reads it: the relay's MIME (latin1) or the composed draft (JSON). */
 export interface RenderInput {
@@ -93,22 +86,11 @@ export function framedMessage(framed: Uint8Array): Buffer {
   return whole.subarray(whole.readUInt32LE(0));
 }
 
-/** Main thread → offload worker. */
-export type OffloadTask =
-  { kind: 'validate'; contentType: string | undefined; body: Uint8Array } | { kind: 'render'; input: RenderInput };
+const RENDER_TASK = new URL('./render-stored.js', import.meta.url).href;
 
-/** What a task gives back: the validated request or its refusal, or the rendered message (renderFramed). */
-export type OffloadResult = SendRequest | ApiError | Uint8Array;
-
-/** Runs one task; the worker wraps this, and inline mode calls it directly. */
-export function runTask(task: OffloadTask): OffloadResult {
-  switch (task.kind) {
-    case 'validate':
-      return validateSendJson(
-        task.contentType,
-        Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength),
-      );
-    case 'render':
-      return renderFramed(task.input);
-  }
+/** renderFramed on a thread of the process's offload pool (inline when it has 0 threads): the signed message. */
+export async function renderOffThread(threads: number, input: RenderInput): Promise<Buffer> {
+  return framedMessage(
+    (await sharedOffloadPool(threads).run({ module: RENDER_TASK, fn: 'renderFramed', input })) as Uint8Array,
+  );
 }

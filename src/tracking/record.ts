@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
-import { classifyOpen } from './tracking-automated.js';
-import { loadTrackedRecipient, recordFeedback } from './tracking-recipient.js';
-import { readToken } from './tracking-token.js';
+import { classifyOpen } from './automated.js';
+import { loadTrackedRecipient, recordFeedback } from './recipient.js';
+import { readToken } from './token.js';
 
 /** What a tracking request tells about its client. */
 export interface TrackingHit {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ByteGate } from '../../../src/send/offload.js';
+import { ByteGate } from '../../../src/offload/offload-pool.js';
 
 test('admits while the bytes fit, then in arrival order as bytes are released', async () => {
   const gate = new ByteGate(10);

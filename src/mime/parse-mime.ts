@@ -1,18 +1,19 @@
 /**
- * A small MIME walker for inbound reports: enough of RFC 2045/2046 to find the parts of a
- * multipart/report (RFC 6522) and the original message inside it. Bodies are kept as latin1
- * strings (one char per byte) until a text part is read, so nothing is lost before the charset is known.
+ * A small MIME walker for inbound reports (src/feedback/parse-report.ts): enough of RFC 2045/2046
+ * to find the parts of a multipart/report (RFC 6522) and the original message inside it. Bodies
+ * are kept as latin1 strings (one char per byte) until a text part is read, so nothing is lost
+ * before the charset is known.
  */
 
-/** One header field, name in lower case, value unfolded (RFC 5322 §2.2.3). */
-export interface HeaderField {
+/** One header field, name in lower case, value unfolded (RFC 5322 §2.2.3); split-message.ts keeps the raw text instead. */
+export interface MimeHeader {
   name: string;
   value: string;
 }
 
 /** A parsed entity: its headers, content type, and either child parts or a decoded body. */
 export interface MimePart {
-  headers: HeaderField[];
+  headers: MimeHeader[];
   type: string;
   params: Record<string, string>;
   /** Decoded body bytes as a latin1 string (empty for multiparts). */
@@ -34,8 +35,8 @@ function splitEntity(raw: string): { head: string; body: string } {
 }
 
 /** Parses a header block; lines that are neither fields nor continuations are skipped. */
-export function parseHeaders(head: string): HeaderField[] {
-  const fields: HeaderField[] = [];
+export function parseHeaders(head: string): MimeHeader[] {
+  const fields: MimeHeader[] = [];
   for (const line of head.split(/\r?\n/)) {
     const last = fields[fields.length - 1];
     if (/^[ \t]/.test(line) && last) {
@@ -50,7 +51,7 @@ export function parseHeaders(head: string): HeaderField[] {
 }
 
 /** The first value of a header, or null. */
-export function header(fields: readonly HeaderField[], name: string): string | null {
+export function header(fields: readonly MimeHeader[], name: string): string | null {
   return fields.find((f) => f.name === name)?.value ?? null;
 }
 
