@@ -46,7 +46,10 @@ export interface Runtime extends Deps {
  * against the configured keys), the system clock, ULID
  * ids, the DNS resolver, a JSON logger on stderr (stdout is kept for command output) and metrics.
  */
-export async function buildDeps(config: Readonly<Config>, opts: { checkSecretKeys?: boolean } = {}): Promise<Runtime> {
+export async function buildDeps(
+  config: Readonly<Config>,
+  opts: { checkSecretKeys?: boolean; backgroundCheckpoints?: boolean } = {},
+): Promise<Runtime> {
   let resolver: Deps['resolver'];
   try {
     resolver = createResolver(config.dnsServers);
@@ -59,7 +62,11 @@ export async function buildDeps(config: Readonly<Config>, opts: { checkSecretKey
   const log = pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: true }));
   // Before the database opens: its files must never be readable by other local users (docs/security.md).
   securePrivateDataDir(config.dataDir, log, { create: config.databaseUrl === null });
-  const { db, dialect, close } = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { db, dialect, close } = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    backgroundCheckpoints: opts.backgroundCheckpoints === true,
+  });
   try {
     await migrate(db, dialect);
     // `secrets status` skips this, to show what is missing rather than refuse.
@@ -124,7 +131,8 @@ export async function serve(
   }
   // Listen before the slow start-up, so a signal during it still ends in a clean stop.
   const signal = waitForSignal();
-  const deps = await buildDeps(config).catch((err: unknown) => {
+  // The server checkpoints SQLite's WAL off its event loop; a CLI command's short life needs no thread.
+  const deps = await buildDeps(config, { backgroundCheckpoints: true }).catch((err: unknown) => {
     signal.dispose();
     throw err;
   });

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from './database.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-data-dir.js';
+import { startWalCheckpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -30,6 +31,8 @@ export function openDatabase(opts: {
   sqliteFile?: string;
   pgSchema?: string;
   poolSize?: number;
+  /** SQLite: checkpoint the WAL on a worker thread, not inside commits (wal-checkpointer.ts); for the server. */
+  backgroundCheckpoints?: boolean;
 }): OpenDatabase {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
@@ -49,8 +52,16 @@ export function openDatabase(opts: {
   // The CLI may write while a server runs on the same file: wait, don't fail.
   sqlite.pragma('busy_timeout = 10000');
   sqlite.pragma('foreign_keys = ON');
+  const checkpointer = opts.backgroundCheckpoints ? startWalCheckpointer(sqlite, file) : null;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /**
