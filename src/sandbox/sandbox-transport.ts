@@ -1,7 +1,9 @@
 import type { Deps } from '../deps.js';
 import { parseSmtpReply, type SmtpReply } from '../core/smtp-reply.js';
 import type { AttemptResult, DeliveryAttempt, RecipientReply, Transport } from '../delivery/transport.js';
+import { yieldToLoop } from '../offload/offload-pool.js';
 import { triggerFor } from './sandbox-triggers.js';
+import { SANDBOX_PART_BYTES } from './sandbox-raw.js';
 
 /** The ordinary answer, written whole as a server sends it, so events show it as they would a real one. */
 const DELIVERED = parseSmtpReply('250 2.0.0 OK: queued (sandbox)');
@@ -50,18 +52,39 @@ export function createSandboxTransport(deps: Pick<Deps, 'db' | 'clock' | 'ids'>)
         const now = deps.clock.now();
         const messageId =
           /^Message-ID:\s*<([^@>]+)@/im.exec(attempt.raw.subarray(0, 8192).toString('latin1'))?.[1] ?? '';
-        await deps.db
-          .insertInto('sandbox_messages')
-          .values({
-            id: deps.ids.next('msg', now).replace(/^msg_/, 'sbx_'),
-            message_id: messageId,
-            mail_from: attempt.envelopeFrom,
-            recipients: JSON.stringify(accepted),
-            raw: attempt.raw,
-            created_at: now,
-            triggers_pending: accepted.some((a) => triggerFor(a) !== undefined) ? 1 : 0,
-          })
-          .execute();
+        const row = {
+          id: deps.ids.next('msg', now).replace(/^msg_/, 'sbx_'),
+          message_id: messageId,
+          mail_from: attempt.envelopeFrom,
+          recipients: JSON.stringify(accepted),
+          created_at: now,
+          triggers_pending: accepted.some((a) => triggerFor(a) !== undefined) ? 1 : 0,
+        };
+        const raw = attempt.raw;
+        if (raw.length <= SANDBOX_PART_BYTES)
+          await deps.db
+            .insertInto('sandbox_messages')
+            .values({ ...row, raw })
+            .execute();
+        else {
+          // One statement writing tens of MB blocks the main thread on SQLite (better-sqlite3 is
+          // synchronous): write 1 MiB slices (views of the signed bytes, not copies) with a turn of the
+          // event loop between them, in one transaction so the row and its parts commit together
+          // (docs/security.md, "Connections and memory"). Read back with readSandboxRaw.
+          await deps.db.transaction().execute(async (trx) => {
+            await trx
+              .insertInto('sandbox_messages')
+              .values({ ...row, raw: Buffer.alloc(0) })
+              .execute();
+            for (let seq = 0, at = 0; at < raw.length; seq++, at += SANDBOX_PART_BYTES) {
+              await yieldToLoop();
+              await trx
+                .insertInto('sandbox_message_parts')
+                .values({ sandbox_message_id: row.id, seq, bytes: raw.subarray(at, at + SANDBOX_PART_BYTES) })
+                .execute();
+            }
+          });
+        }
       }
       return { kind: 'transaction', mxHost: 'sandbox', tls: null, recipients };
     },

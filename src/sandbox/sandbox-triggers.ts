@@ -6,6 +6,7 @@ import { receiveReport } from '../feedback/receive-report.js';
 import { recordUnsubscribe } from '../tracking/unsubscribe-record.js';
 import { buildSandboxComplaint } from './sandbox-complaint.js';
 import { deliveredTokens, type DeliveredTokens } from './sandbox-links.js';
+import { readSandboxRaw } from './sandbox-raw.js';
 
 /** What a trigger acts on: one delivered recipient of one sandbox mailbox row. */
 export interface TriggerContext {
@@ -180,7 +181,7 @@ export async function runSandboxTriggers(
   let acted = 0;
   for (const row of rows) {
     let waiting = false;
-    const raw = row.raw;
+    const raw = await readSandboxRaw(deps.db, row);
     const tokens = deliveredTokens(raw);
     for (const address of JSON.parse(row.recipients) as string[]) {
       const trigger = triggerFor(address);

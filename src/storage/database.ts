@@ -19,6 +19,7 @@ export interface Database {
   notices: NoticeTable;
   settings: SettingTable;
   sandbox_messages: SandboxMessageTable;
+  sandbox_message_parts: SandboxMessagePartTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
@@ -214,11 +215,21 @@ export interface SandboxMessageTable {
   mail_from: string;
   /** JSON array of the envelope recipients. */
   recipients: string;
-  /** The message as signed, byte for byte. */
+  /**
+   * The message as signed, byte for byte; empty for a message over 1 MiB, whose bytes are in
+   * sandbox_message_parts (read either with sandbox/sandbox-raw.ts).
+   */
   raw: Buffer;
   created_at: number;
   /** 1 while a recipient's sandbox trigger (open@, click@, unsubscribe@…) has yet to act (sandbox/sandbox-triggers.ts). */
   triggers_pending: number;
+}
+
+/** One 1 MiB slice of a large sandbox message, in `seq` order from 0 (sandbox/sandbox-raw.ts). */
+export interface SandboxMessagePartTable {
+  sandbox_message_id: string;
+  seq: number;
+  bytes: Buffer;
 }
 
 export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'disabled'] as const;

@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004-feedback.js';
 import * as m0005 from './migrations/0005-sandbox-triggers.js';
 import * as m0006 from './migrations/0006-partition-events.js';
 import * as m0007 from './migrations/0007-sandbox-raw-bytes.js';
+import * as m0008 from './migrations/0008-sandbox-raw-parts.js';
 
 /** Numbered, forward-only migrations (CONTRIBUTING.md, Add a migration), listed in code so no file scan is needed. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-sandbox-triggers': m0005,
   '0006-partition-events': m0006,
   '0007-sandbox-raw-bytes': m0007,
+  '0008-sandbox-raw-parts': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
