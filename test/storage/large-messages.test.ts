@@ -127,7 +127,21 @@ for (const dialect of testDialects()) {
     });
     test('with no room among large messages, POST /v1/send is refused 503 from its Content-Length, before the body', async () => {
       h = await createDeliveryHarness(dialect);
-      const pipeline = createSubmitPipeline(h.deps, { largeBudget: 1, largeWaiting: 0 });
+      // The first send holds its room until it commits: it is kept at its rate-limit step until the
+      // second request has had its answer, so the test does not depend on how fast the first one is.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const limiter = h.deps.limiter;
+      const deps = {
+        ...h.deps,
+        limiter: {
+          take: async (...args: Parameters<typeof limiter.take>) => {
+            await held;
+            return limiter.take(...args);
+          },
+        },
+      };
+      const pipeline = createSubmitPipeline(deps, { largeBudget: 1, largeWaiting: 0 });
       const json = (subject: string, html: string) =>
         Buffer.from(JSON.stringify({ from: `hello@${SENDER_DOMAIN}`, to: `u@${MX_DOMAIN}`, subject, html }));
       assert.equal(pipeline.refusalForSize(200 * 1024), null, 'room while nothing is in processing');
@@ -157,6 +171,7 @@ for (const dialect of testDialects()) {
         assert.equal(res.statusCode, 503);
         assert.equal(res.json<{ error: { type: string } }>().error.type, 'server_busy');
         assert.ok(Number(res.headers['retry-after']) >= 1);
+        release();
         assert.equal((await first).kind, 'accepted');
         assert.equal(pipeline.refusalForSize(200 * 1024), null, 'room again once the first is committed');
         const stored = await h.deps.db.selectFrom('messages').select('subject').execute();
@@ -166,6 +181,7 @@ for (const dialect of testDialects()) {
           'nothing stored for the refusal',
         );
       } finally {
+        release();
         await app.close();
       }
     });
