@@ -7,6 +7,8 @@ export interface CliOptions {
   help?: boolean;
   roles?: string;
   account?: string;
+  name?: string;
+  role?: string;
   domain?: string;
   reason?: string;
   'rate-limit'?: string;

@@ -7,6 +7,7 @@ import type { Command, CliOptions } from './command.js';
 import { domainAdd, domainSet, domainShow, domainVerify } from './domain-commands.js';
 import { inboundList, inboundShow } from './inbound-commands.js';
 import { keyCreate } from './key-commands.js';
+import { tokenCreate, tokenList, tokenRevoke } from './token-commands.js';
 import { noticeList } from './notice-commands.js';
 import { parseArgv, UsageError } from './parse-argv.js';
 import { refusalLine } from './refusal.js';
@@ -27,6 +28,9 @@ const COMMANDS: Command[] = [
   domainShow,
   domainSet,
   keyCreate,
+  tokenCreate,
+  tokenList,
+  tokenRevoke,
   smtpCredentialCreate,
   smtpCredentialRevoke,
   smtpCredentialList,

@@ -10,6 +10,8 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   roles: { type: 'string' },
   account: { type: 'string' },
+  name: { type: 'string' },
+  role: { type: 'string' },
   domain: { type: 'string' },
   reason: { type: 'string' },
   'rate-limit': { type: 'string' },

@@ -17,6 +17,10 @@ Commands:
   domain set DOMAIN [--track-opens on|off] [--track-clicks on|off] [--unsubscribe on|off]
                                               the domain's tracking defaults (docs/tracking.md)
   key create DOMAIN                           issue the domain's API key; the previous key stops working
+  token create --account NAME [--name LABEL] [--role admin|viewer]
+                                              an account token (pha_…) for the management API (shown once)
+  token list --account NAME                   the account's live tokens (never the tokens themselves)
+  token revoke LABEL|PREFIX --account NAME    revoke a token; its next request gets 401
   smtp-credential create DOMAIN               a new SMTP relay login for the domain (password shown once)
   smtp-credential revoke USERNAME             that SMTP login stops working; the API key is untouched
   smtp-credential list DOMAIN                 the domain's SMTP logins (usernames and dates only)

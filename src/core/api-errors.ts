@@ -6,6 +6,7 @@
 export const API_ERROR_TYPES = [
   'invalid_request',
   'invalid_key',
+  'forbidden',
   'domain_unverified',
   'recipient_suppressed',
   'rate_limited',
@@ -32,6 +33,8 @@ export interface ErrorSpec {
 export const ERROR_TABLE: Record<ApiErrorType, ErrorSpec> = {
   invalid_request: { status: 400, smtp: { code: 550, enhanced: '5.6.0' } },
   invalid_key: { status: 401, smtp: { code: 535, enhanced: '5.7.8' } },
+  // The credential is good but may not do this (a sending key on a management route, a viewer's write).
+  forbidden: { status: 403, smtp: { code: 550, enhanced: '5.7.1' } },
   domain_unverified: { status: 403, smtp: { code: 550, enhanced: '5.7.1' } },
   recipient_suppressed: { status: 422, smtp: { code: 550, enhanced: '5.1.1' } },
   rate_limited: { status: 429, smtp: { code: 451, enhanced: '4.7.1' } },

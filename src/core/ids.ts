@@ -17,6 +17,8 @@ export const ID_PREFIXES = [
   'whd',
   'wha',
   'rpt',
+  'tok',
+  'aud',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

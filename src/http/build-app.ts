@@ -2,7 +2,10 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { ServerOptions as HttpServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Deps } from '../deps.js';
-import { apiError, errorBody } from '../core/api-errors.js';
+import { apiError, errorBody, type ApiError } from '../core/api-errors.js';
+import { RefusedError } from '../core/refused-error.js';
+import { refusalApiError } from './refusal.js';
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { capConnectionsPerClient } from './connection-cap.js';
 import { bodyGuard, BUDGET_RETRY_AFTER, createBodyBudget, type BodyBudget } from './body-guard.js';
 import { sendError } from './send-error.js';
@@ -13,7 +16,23 @@ import { eventsRoute } from './routes/events.js';
 import { domainRoute } from './routes/domain.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { createSubmitPipeline, type SubmitPipeline } from '../send/submit.js';
-import { requireKey } from './require-key.js';
+import { authorize } from './authorize.js';
+import { registerOpenApi, requestAjv } from './openapi.js';
+import { validationApiError } from './validation-error.js';
+import { parseJsonBody } from './json-body.js';
+import { openApiRoute } from './routes/openapi.js';
+import { auditRoutes } from './routes/audit.js';
+import { VERSION } from '../core/version.js';
+
+/** What a route handler may throw: Fastify's own errors, a validation failure, or an ApiError to send as is. */
+interface FastifyRouteError {
+  statusCode?: number;
+  code?: string;
+  message: string;
+  validation?: FastifySchemaValidationError[];
+  validationContext?: string;
+  apiError?: ApiError;
+}
 
 /** Bytes of an unwanted body Node may read and throw away to keep a connection open (see onSend). */
 const DISCARD_LIMIT = 64 * 1024;
@@ -68,6 +87,7 @@ export function buildApp(
   };
   const app = Fastify(options) as unknown as FastifyInstance;
   app.decorateRequest('auth', null);
+  app.decorateRequest('caller', null);
   capConnectionsPerClient(app.server, c.httpMaxConnectionsPerClient, deps.log);
   // `Expect: 100-continue` (RFC 9110 §10.1.1): Node answers 100 on its own as soon as the headers
   // are in, inviting the body before the key is checked. With this listener it leaves that to us:
@@ -76,6 +96,23 @@ export function buildApp(
   app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  registerOpenApi(app, VERSION);
+  // Route schemas (schemas/*.ts) validate with our own Ajv: no coercion in bodies, coercion in
+  // query strings and paths (validation-error.ts names the field). Responses are written with
+  // JSON.stringify, not a schema-driven serializer that would quietly drop or coerce what does not
+  // fit: the tests check every response against the OpenAPI document instead.
+  const bodyAjv = requestAjv(false);
+  const paramAjv = requestAjv(true);
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema as object),
+  );
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Every /v1 route declares what credential it needs (authorize.ts): one forgotten is a startup
+  // error, never an open route.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/v1/') && (route.config as { need?: unknown } | undefined)?.need === undefined)
+      throw new Error(`route ${route.method} ${route.url} declares no config.need (src/http/authorize.ts)`);
+  });
 
   // An unknown route is answered from the request line alone: Fastify would otherwise read (and
   // buffer) a body for it first, a way around requireKey for an unauthenticated caller.
@@ -90,7 +127,10 @@ export function buildApp(
   app.setNotFoundHandler((req, reply) => {
     sendError(reply, apiError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`));
   });
-  app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, req, reply) => {
+  app.setErrorHandler((err: FastifyRouteError, req, reply) => {
+    if (err.validation) return sendError(reply, validationApiError(err.validation, err.validationContext));
+    if (err instanceof RefusedError) return sendError(reply, refusalApiError(err));
+    if (err.apiError !== undefined) return sendError(reply, err.apiError);
     if (err.code === 'POSTHORN_BODY_BUDGET')
       return sendError(reply, apiError('server_busy', err.message, undefined, BUDGET_RETRY_AFTER));
     if (err.code === 'POSTHORN_BODY_TOO_SLOW')
@@ -154,13 +194,20 @@ export function buildApp(
     done();
   });
 
+  // After the body guard, before the route: the one authorization of every route (authorize.ts).
+  app.addHook('onRequest', authorize(deps));
+  // A JSON body for a route with a body schema is parsed (depth-limited) before validation.
+  app.addHook('preValidation', parseJsonBody);
+
   app.register(healthRoutes(deps));
+  app.register(openApiRoute());
   const pipeline = opts.pipeline ?? createSubmitPipeline(deps);
   app.addHook('onClose', async () => pipeline.drain());
-  app.register(sendRoute(pipeline, requireKey(deps)));
+  app.register(sendRoute(pipeline));
   app.register(eventsRoute(deps));
   app.register(trackingRoutes(deps));
   app.register(domainRoute(deps));
+  app.register(auditRoutes(deps));
   return app;
 }
 

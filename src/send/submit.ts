@@ -158,6 +158,7 @@ export function planMessage(
       from_address: from.address,
       subject: req.subject,
       tags: JSON.stringify(req.tags),
+      metadata: '{}',
       content,
       mime,
       size: mime === null ? Buffer.byteLength(content ?? '') : mime.length,

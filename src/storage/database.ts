@@ -25,6 +25,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   inbound_reports: InboundReportTable;
   feedback_keys: FeedbackKeyTable;
+  account_tokens: AccountTokenTable;
+  audit_log: AuditLogTable;
 }
 
 export interface AccountTable {
@@ -81,6 +83,8 @@ export interface ApiKeyTable {
   key_hash: string;
   created_at: number;
   revoked_at: number | null;
+  /** Updated at most once a minute (credentials/authenticate.ts), so a send costs no extra write. */
+  last_used_at: number | null;
 }
 
 export interface SmtpCredentialTable {
@@ -90,6 +94,7 @@ export interface SmtpCredentialTable {
   password_hash: string;
   created_at: number;
   revoked_at: number | null;
+  last_used_at: number | null;
 }
 
 export interface MessageTable {
@@ -114,6 +119,8 @@ export interface MessageTable {
   track_opens: number;
   track_clicks: number;
   unsubscribe: number;
+  /** JSON object of string values given at send (docs/api.md, Sending), carried into events. */
+  metadata: string;
 }
 
 export interface RecipientTable {
@@ -150,6 +157,8 @@ export interface SuppressionTable {
   reason: SuppressionReason;
   message_id: string | null;
   created_at: number;
+  /** The sending domain whose mail caused it (bounce, complaint, unsubscribe), or as imported. */
+  domain: string | null;
 }
 
 export interface IdempotencyTable {
@@ -309,4 +318,36 @@ export interface InboundReportTable {
 export interface FeedbackKeyTable {
   key: string;
   created_at: number;
+}
+
+export const TOKEN_ROLES = ['admin', 'viewer'] as const;
+/** admin: every management route; viewer: reads only, never a secret (docs/management.md). */
+export type TokenRole = (typeof TOKEN_ROLES)[number];
+
+export interface AccountTokenTable {
+  id: string;
+  account_id: string;
+  /** The label given at creation (`--name`), shown in listings and the audit log. */
+  name: string;
+  role: TokenRole;
+  /** `pha_<8 hex>`: the public part, to tell tokens apart. */
+  prefix: string;
+  /** SHA-256 of the whole token (as API keys: credentials/api-key-format.ts). */
+  token_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface AuditLogTable {
+  id: string;
+  account_id: string;
+  at: number;
+  /** Who: `token:<name>`, `user:<email>` or `cli`. */
+  actor: string;
+  /** What, as `<noun>.<verb>`: `domain.add`, `api_key.replace`, `suppression.import`, … */
+  action: string;
+  /** What it was done to: a domain name, an address, a token name. Never a secret. */
+  target: string;
+  ip: string | null;
 }

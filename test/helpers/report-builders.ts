@@ -141,6 +141,7 @@ export async function insertDelivered(
       from_address: from,
       subject: 'Your receipt',
       tags: JSON.stringify(opts.tags ?? ['receipt']),
+      metadata: '{}',
       content: null,
       mime: null,
       size: 100,

@@ -26,6 +26,7 @@ async function seedJobs(deps: TestDeps, count: number): Promise<string[]> {
       from_address: 'a@example.com',
       subject: 's',
       tags: '[]',
+      metadata: '{}',
       content: null,
       mime: null,
       size: 0,

@@ -87,6 +87,7 @@ for (const dialect of testDialects()) {
           from_address: 'app@example.com',
           subject: 's',
           tags: '[]',
+          metadata: '{}',
           content: '{"draft":true}',
           mime: 'Subject: s\r\n\r\nhello\r\n',
           size: 22,

@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { apiError, retryAfterSeconds } from '../../core/api-errors.js';
 import type { AuthContext } from '../../credentials/authenticate.js';
-import { requireKey } from '../require-key.js';
 import { complaintRate } from '../../feedback/complaint-rate.js';
 import { sendError } from '../send-error.js';
 
@@ -14,8 +13,8 @@ import { sendError } from '../send-error.js';
  */
 export function domainRoute(deps: Deps): FastifyPluginAsync {
   return async (app) => {
-    app.get('/v1/domain', { onRequest: requireKey(deps) }, async (req, reply) => {
-      // requireKey answered the 401 (the same one, whatever the cause) or set the key.
+    app.get('/v1/domain', { config: { need: { scope: 'send' } } }, async (req, reply) => {
+      // authorize (authorize.ts) answered the 401 (the same one, whatever the cause) or set the key.
       const auth = req.auth as AuthContext;
       const now = deps.clock.now();
       const decision = await deps.limiter.take(`domain:${auth.keyId}`, deps.config.eventsRateLimit, now);

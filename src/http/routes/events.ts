@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { apiError } from '../../core/api-errors.js';
 import type { AuthContext } from '../../credentials/authenticate.js';
-import { requireKey } from '../require-key.js';
 import { parseEventsQuery } from '../../events/parse-events-query.js';
 import { queryEvents } from '../../events/query-events.js';
 import { retryAfterSeconds } from '../../core/api-errors.js';
@@ -15,8 +14,8 @@ import { sendError } from '../send-error.js';
  */
 export function eventsRoute(deps: Deps): FastifyPluginAsync {
   return async (app) => {
-    app.get('/v1/events', { onRequest: requireKey(deps) }, async (req, reply) => {
-      // requireKey answered the 401 (the same one, whatever the cause) or set the key.
+    app.get('/v1/events', { config: { need: { scope: 'send' } } }, async (req, reply) => {
+      // authorize (authorize.ts) answered the 401 (the same one, whatever the cause) or set the key.
       const auth = req.auth as AuthContext;
 
       const decision = await deps.limiter.take(`events:${auth.keyId}`, deps.config.eventsRateLimit, deps.clock.now());

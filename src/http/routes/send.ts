@@ -6,7 +6,7 @@ import { sendError } from '../send-error.js';
 
 /**
  * A `POST /v1/send` request as the submit pipeline's intake value: the key (already resolved by
- * `requireKey` when it ran), the raw JSON body the validate step checks, and the Idempotency-Key.
+ * `authorize` when it ran), the raw JSON body the validate step checks, and the Idempotency-Key.
  */
 export function httpIntake(input: {
   authorization: string | undefined;
@@ -34,9 +34,9 @@ export function httpIntake(input: {
 
 /**
  * POST /v1/send: a thin translation of the submit pipeline's result into HTTP. The key is checked
- * by `requireKey` from the headers, before the body is read; the pipeline gets the result.
+ * by `authorize` (authorize.ts) from the headers, before the body is read; the pipeline gets the result.
  */
-export function sendRoute(pipeline: SubmitPipeline, requireKey: onRequestHookHandler): FastifyPluginAsync {
+export function sendRoute(pipeline: SubmitPipeline): FastifyPluginAsync {
   return async (app) => {
     // After the key, before the body: a large body that the pipeline would refuse for want of room
     // (503 server_busy) is refused from its Content-Length, never read.
@@ -45,20 +45,24 @@ export function sendRoute(pipeline: SubmitPipeline, requireKey: onRequestHookHan
       const refusal = Number.isFinite(declared) && declared > 0 ? pipeline.refusalForSize(declared) : null;
       if (refusal !== null) return sendError(reply, refusal);
     };
-    app.post('/v1/send', { onRequest: [requireKey, roomForBody] }, async (req, reply) => {
-      const idem = req.headers['idempotency-key'];
-      const result = await pipeline.submit(
-        httpIntake({
-          authorization: req.headers.authorization,
-          auth: req.auth,
-          contentType: req.headers['content-type'],
-          body: Buffer.isBuffer(req.body) ? req.body : undefined,
-          idempotencyKey: Array.isArray(idem) ? idem.join(', ') : idem,
-        }),
-      );
-      if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-      if (result.kind === 'accepted') return reply.code(202).send(result.body);
-      return sendError(reply, result.error);
-    });
+    app.post(
+      '/v1/send',
+      { config: { need: { scope: 'send' }, rawBody: true }, onRequest: [roomForBody] },
+      async (req, reply) => {
+        const idem = req.headers['idempotency-key'];
+        const result = await pipeline.submit(
+          httpIntake({
+            authorization: req.headers.authorization,
+            auth: req.auth,
+            contentType: req.headers['content-type'],
+            body: Buffer.isBuffer(req.body) ? req.body : undefined,
+            idempotencyKey: Array.isArray(idem) ? idem.join(', ') : idem,
+          }),
+        );
+        if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+        if (result.kind === 'accepted') return reply.code(202).send(result.body);
+        return sendError(reply, result.error);
+      },
+    );
   };
 }

@@ -1,0 +1,14 @@
+// Writes docs/openapi.json (the document GET /v1/openapi.json serves) and the typed client's
+// types, src/client/openapi-types.ts, from the route schemas: `npm run gen:openapi`.
+// test/unit/openapi-document.test.ts fails when either committed file is out of date.
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildOpenApiDocument } from '../src/http/openapi-document.js';
+import { renderClientTypes } from './render-client-types.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const doc = await buildOpenApiDocument();
+writeFileSync(join(root, 'docs', 'openapi.json'), `${JSON.stringify(doc, null, 2)}\n`);
+writeFileSync(join(root, 'src', 'client', 'openapi-types.ts'), await renderClientTypes(doc));
+console.log('wrote docs/openapi.json and src/client/openapi-types.ts');
