@@ -17,7 +17,14 @@ import { serveCommand } from './serve-command.js';
 import { smtpCredentialCreate, smtpCredentialList, smtpCredentialRevoke } from './smtp-credential-commands.js';
 import { suppressionAdd, suppressionList, suppressionRemove } from './suppression-commands.js';
 import { USAGE } from './usage.js';
-import { webhookRemove, webhookRotate, webhookSet, webhookShow } from './webhook-commands.js';
+import {
+  webhookRemove,
+  webhookReplay,
+  webhookRotate,
+  webhookSet,
+  webhookShow,
+  webhookTest,
+} from './webhook-commands.js';
 
 const COMMANDS: Command[] = [
   serveCommand,
@@ -47,6 +54,8 @@ const COMMANDS: Command[] = [
   webhookRotate,
   webhookShow,
   webhookRemove,
+  webhookTest,
+  webhookReplay,
   secretsStatusCommand,
   secretsRotateCommand,
 ];

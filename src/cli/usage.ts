@@ -30,6 +30,9 @@ Commands:
                                               for POSTHORN_WEBHOOK_SECRET_OVERLAP
   webhook show DOMAIN                         URL, status, secrets' ages, pending deliveries, last attempts
   webhook remove DOMAIN                       remove the webhook; its pending deliveries are dropped
+  webhook test DOMAIN                         POST one signed webhook.test event now and print the answer
+  webhook replay DOMAIN --start T --end T [--event NAME]
+                                              queue the window's stored events again, with their original ids
   suppression add ADDRESS --account NAME [--reason R]
                                               suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)
   suppression remove ADDRESS --account NAME   take an address off the suppression list

@@ -16,6 +16,8 @@ export const ID_PREFIXES = [
   'whe',
   'whd',
   'wha',
+  /** A `webhook.test` POST (docs/webhooks.md): a webhook-id that is no stored event. */
+  'wht',
   'rpt',
   'tok',
   'aud',

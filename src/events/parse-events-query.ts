@@ -206,3 +206,17 @@ function quote(value: string): string {
 function fail(field: string, message: string): { ok: false; error: ApiError } {
   return { ok: false, error: apiError('invalid_request', message, field) };
 }
+
+/**
+ * One time bound as GET /v1/events reads `start` and `end` (the same forms, TIME_FORMATS), for
+ * other operations over a window of events (webhook replay): the epoch millisecond an inclusive
+ * bound of that `side` covers, or the reason the text is not a time.
+ */
+export function parseTimeBound(text: string, side: 'start' | 'end'): number | string {
+  const parsed = parseInstant(text);
+  if (typeof parsed === 'string') return parsed;
+  return side === 'start' ? parsed.ms + (parsed.sub === '' ? 0 : 1) : parsed.ms;
+}
+
+/** The forms parseTimeBound accepts, for messages and documentation. */
+export const TIME_BOUND_FORMATS = TIME_FORMATS;
