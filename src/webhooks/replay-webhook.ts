@@ -17,7 +17,7 @@ import { findEndpoint, type WebhookDomain } from './find-endpoint.js';
  * in several windows (the refusal names the `end` that fits).
  */
 export const MAX_REPLAY_EVENTS = 10_000;
-/** The longest window one replay covers: a month, which is also about as far back as events are commonly kept. */
+/** The longest window one replay covers: a month; a longer outage is replayed in several requests. */
 export const MAX_REPLAY_DAYS = 31;
 const MAX_REPLAY_MS = MAX_REPLAY_DAYS * 86_400_000;
 

@@ -27,7 +27,7 @@ export interface TestWebhookResult {
 
 /**
  * POSTs one signed `webhook.test` event to the domain's webhook now and waits for the answer
- * (docs/webhooks.md, Management over HTTP): the same signing (every secret that signs at this
+ * (docs/webhooks.md, Testing the endpoint): the same signing (every secret that signs at this
  * moment), SSRF guard, timeout and redirect rule as the dispatcher's deliveries, because it is the
  * same postWebhook. It is sent whatever the endpoint's status, so a disabled endpoint can be tried
  * before it is re-enabled. The outcome is returned, not written to the delivery log and not counted
