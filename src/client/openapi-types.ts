@@ -201,6 +201,24 @@ export interface operations {
           };
         };
       };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed. Retry the same request. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   listAudit: {
@@ -271,6 +289,24 @@ export interface operations {
       };
       /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed. Retry the same request. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed. */
+      431: {
         headers: {
           [name: string]: unknown;
         };

@@ -2,7 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { ErrorBody } from './schemas/common.js';
+import { ErrorBody, transportErrorResponses } from './schemas/common.js';
 import type { Need } from './authorize.js';
 
 // ajv-formats is CommonJS; its default export is the plugin function under ESM.
@@ -70,6 +70,10 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
       const hide = !url.startsWith('/v1/');
       const out = { ...(schema ?? {}), hide } as Record<string, unknown>;
       if (need !== undefined) out.security = SECURITY[need.scope];
+      // Every request can be refused before its route runs (408, 431): each documented operation
+      // says so, so a generated client knows those answers too.
+      const response = out.response as Record<string, unknown> | undefined;
+      if (response !== undefined) out.response = { ...transportErrorResponses(), ...response };
       return { schema: out, url };
     },
   });

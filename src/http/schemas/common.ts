@@ -49,6 +49,23 @@ export function errorResponses(...types: ApiErrorType[]): Record<number, TSchema
   return out;
 }
 
+/**
+ * The refusals any request can get before it reaches a route, whatever the route (build-app.ts,
+ * clientErrorHandler and Node's deadlines): its headers or body too slow, its head over 16 KiB.
+ * openapi.ts adds them to every operation that documents its responses.
+ */
+export function transportErrorResponses(): Record<number, TSchema> {
+  return {
+    [ERROR_TABLE.request_timeout.status]: Type.Ref('Error', {
+      description:
+        '`request_timeout`: the headers or body did not arrive in time; the connection is closed. Retry the same request.',
+    }),
+    [ERROR_TABLE.headers_too_large.status]: Type.Ref('Error', {
+      description: '`headers_too_large`: the request line and headers are over 16 KiB; the connection is closed.',
+    }),
+  };
+}
+
 /** ISO 8601 timestamp (UTC, milliseconds). */
 export const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-25T09:30:00.000Z'] });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
