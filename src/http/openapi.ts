@@ -31,7 +31,7 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
         title: 'Posthorn API',
         version,
         description:
-          'Send transactional email, read its events, and manage the account: domains, keys, SMTP logins, webhooks, messages, suppressions, usage and the audit log. Every error has the body `{"error":{"type","message","field"?,"docs"}}`; `/docs/errors` explains each type.',
+          'Send transactional email, read its events, and manage the account: domains, keys, SMTP logins, webhooks, messages, suppressions, usage and the audit log. Every error has the body `{"error":{"type","message","field"?,"docs"}}`; [/docs/errors](/docs/errors) explains each type.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/', description: 'This Posthorn server' }],
