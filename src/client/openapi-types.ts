@@ -221,7 +221,7 @@ export interface operations {
           };
         };
       };
-      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed. Retry the same request. */
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
       408: {
         headers: {
           [name: string]: unknown;
@@ -230,7 +230,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed. */
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
       431: {
         headers: {
           [name: string]: unknown;
@@ -289,7 +289,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -298,7 +298,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -307,7 +307,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -316,7 +316,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed. Retry the same request. */
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
       408: {
         headers: {
           [name: string]: unknown;
@@ -325,7 +325,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed. */
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
       431: {
         headers: {
           [name: string]: unknown;
@@ -446,7 +446,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -455,7 +455,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -464,7 +464,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -473,7 +473,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed. Retry the same request. */
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
       408: {
         headers: {
           [name: string]: unknown;
@@ -482,7 +482,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed. */
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
       431: {
         headers: {
           [name: string]: unknown;

@@ -9,6 +9,8 @@ import type { ApiErrorType } from './api-errors.js';
 export interface ErrorDoc {
   /** A short name for the heading. */
   title: string;
+  /** One line on what it means, whatever the route: the OpenAPI document's description of the response. */
+  brief: string;
   /** What causes it, in the API's terms. */
   cause: string;
   /** What to do about it. */
@@ -24,6 +26,7 @@ export interface ErrorDoc {
 export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   invalid_request: {
     title: 'Invalid request',
+    brief: 'a field, parameter or header is missing or malformed; `field` names it',
     cause:
       'A field of the body, a query or path parameter, or a header is missing, malformed or not allowed; or the body is not JSON, not UTF-8, or sent with another Content-Type than application/json. `field` names the input at fault: a body path such as `to`, `tracking.opens` or `attachments[2].filename`, a query parameter such as `limit`, or a header such as `Idempotency-Key`.',
     remedy:
@@ -34,6 +37,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   invalid_key: {
     title: 'Invalid credential',
+    brief: 'the credential is missing, malformed, unknown or revoked',
     cause:
       'The `Authorization` header is missing, uses another scheme than `Bearer`, or carries a key or token that is malformed, unknown or revoked: an API key replaced by a newer one, an account token revoked, a sandbox key outside sandbox mode. Every cause gets the same answer, with a `WWW-Authenticate: Bearer realm="posthorn"` challenge, so the body tells nothing to someone guessing keys.',
     remedy:
@@ -44,6 +48,8 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   forbidden: {
     title: 'Forbidden',
+    brief:
+      "the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change",
     cause:
       'The credential is valid but may not do this: a sending key (`ph_…`) on a management route, an account token (`pha_…`) on `POST /v1/send`, or a write (any change) by a token whose role is `viewer`.',
     remedy:
@@ -57,6 +63,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   domain_unverified: {
     title: 'Domain not verified',
+    brief: 'the domain has not passed verification',
     cause:
       'The sending domain, or the domain of the `from` address, has not passed verification, or has failed it since (status `pending` or `unverified`): its DNS records (SPF, DKIM, return path, DMARC) are not all published as Posthorn asked. An API key is not issued to such a domain either.',
     remedy:
@@ -70,6 +77,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   recipient_suppressed: {
     title: 'Recipient suppressed',
+    brief: "a recipient is on the account's suppression list",
     cause:
       'A recipient is on the account’s suppression list: an earlier message to it bounced hard, it complained about spam, it unsubscribed, or someone added it by hand. Nothing was sent to anyone and nothing was counted against the quota; each suppressed recipient got a `rejected-by-system` event. Over the SMTP relay only that recipient is refused and the others go ahead.',
     remedy:
@@ -80,6 +88,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   rate_limited: {
     title: 'Rate limited',
+    brief: 'over a rate limit; `Retry-After` says when to retry',
     cause:
       'Too many requests in too short a time: sends above the account’s rate (messages per second per sending domain, 5 by default), or reads such as `GET /v1/events` above `POSTHORN_EVENTS_RATE_LIMIT` per second per key. The limit holds across every node of the server.',
     remedy:
@@ -90,6 +99,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   payload_too_large: {
     title: 'Payload too large',
+    brief: 'the body is over 10 MiB',
     cause:
       'The request body is over 10 MiB (10,485,760 bytes), or what it decodes to (a message with its attachments) is.',
     remedy:
@@ -100,6 +110,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   idempotency_key_reused: {
     title: 'Idempotency key reused',
+    brief: 'the `Idempotency-Key` was used with a different request',
     cause:
       'The `Idempotency-Key` was used within the last 24 hours with a different request (another recipient, subject, body, …). The key names one request; a replay must be the same request.',
     remedy:
@@ -113,6 +124,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   idempotency_conflict: {
     title: 'Idempotency conflict',
+    brief: 'a request with the same `Idempotency-Key` is still in progress',
     cause:
       'A request with the same `Idempotency-Key` is still being processed. If that first request’s server process died, the key is released after 60 seconds.',
     remedy:
@@ -126,6 +138,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   conflict: {
     title: 'Conflict',
+    brief: 'the change clashes with what is stored, such as a name already taken',
     cause:
       'The change clashes with what is stored: a name that is already taken (a domain that exists on any account, a template name used in this account), or an action that is no longer possible (cancelling a message whose delivery has begun).',
     remedy:
@@ -136,6 +149,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   quota_exceeded: {
     title: 'Monthly quota exceeded',
+    brief: "over the account's monthly quota; `Retry-After` points at the next month",
     cause:
       'The send would take the account over its monthly quota of accepted recipients (per UTC calendar month). The whole request is refused and nothing is counted.',
     remedy:
@@ -146,6 +160,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   not_found: {
     title: 'Not found',
+    brief: 'no such route, or no such resource in this account; `field` names the path parameter',
     cause:
       'No such route, or the resource the path names does not exist in your account: a domain, message, template, suppression, API key or webhook. A resource of another account is answered the same way, so the answer does not tell whether it exists elsewhere. `field` names the path parameter (`domain`, `id`, `address`, …) when one is at fault.',
     remedy:
@@ -156,6 +171,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   request_timeout: {
     title: 'Request timeout',
+    brief: 'the headers or body did not arrive in time; the connection is closed',
     cause:
       'The request’s headers or body did not arrive in time, or the body came too slowly (`POSTHORN_HTTP_HEADERS_TIMEOUT`, `POSTHORN_HTTP_BODY_TIMEOUT`, `POSTHORN_HTTP_MIN_BODY_RATE`). The connection is closed after the answer, and nothing of the request was acted on.',
     remedy:
@@ -170,6 +186,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   headers_too_large: {
     title: 'Headers too large',
+    brief: 'the request line and headers are over 16 KiB; the connection is closed',
     cause: 'The request line and headers together are over 16 KiB. The connection is closed after the answer.',
     remedy: 'Send fewer or shorter headers (large cookies, long custom headers) and a shorter URL.',
     relay: false,
@@ -181,6 +198,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   server_busy: {
     title: 'Server busy',
+    brief: 'the server is at its limit of request bodies being received; `Retry-After` says when to retry',
     cause:
       'The server is holding as many request bodies as it allows in memory (`POSTHORN_HTTP_BODY_BUDGET`), or too many large messages (over 64 KiB) are being processed at once. Nothing of the request was accepted.',
     remedy:
@@ -191,6 +209,7 @@ export const ERROR_DOCS: Record<ApiErrorType, ErrorDoc> = {
   },
   internal_error: {
     title: 'Internal error',
+    brief: 'a fault on the server; the request may be retried',
     cause:
       'A fault on the server: the database did not answer, or a bug. It is logged with the request. Anything the server already answered as accepted stays accepted.',
     remedy:

@@ -63,7 +63,7 @@ export function errorsPage(): string {
   const rows = ordered()
     .map(
       (t) =>
-        `<tr><td>${ERROR_TABLE[t].status}</td><td><a href="#${escapeAttribute(t)}"><code>${escapeText(t)}</code></a></td><td>${escapeText(ERROR_DOCS[t].title)}</td></tr>`,
+        `<tr><td>${ERROR_TABLE[t].status}</td><td><a href="#${escapeAttribute(t)}"><code>${escapeText(t)}</code></a></td><td>${prose(ERROR_DOCS[t].brief)}</td></tr>`,
     )
     .join('\n');
   return `<!doctype html>

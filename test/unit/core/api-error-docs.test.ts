@@ -10,8 +10,8 @@ test('every error type is explained, and nothing else is', () => {
   for (const type of API_ERROR_TYPES) {
     const doc = ERROR_DOCS[type];
     assert.ok(doc, `${type} has no entry in src/core/api-error-docs.ts`);
-    for (const key of ['title', 'cause', 'remedy'] as const)
-      assert.ok(doc[key].trim().length >= (key === 'title' ? 3 : 40), `${type}.${key} is empty or a stub`);
+    for (const key of ['title', 'brief', 'cause', 'remedy'] as const)
+      assert.ok(doc[key].trim().length >= (key === 'title' ? 3 : 20), `${type}.${key} is empty or a stub`);
     assert.ok(doc.example.message.trim().length > 0, `${type} has no example message`);
   }
 });
