@@ -139,7 +139,11 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+<<<<<<< HEAD
   '/v1/domains/{domain}/webhook': {
+=======
+  '/v1/usage': {
+>>>>>>> mgmt-docs
     parameters: {
       query?: never;
       header?: never;
@@ -147,6 +151,7 @@ export interface paths {
       cookie?: never;
     };
     /**
+<<<<<<< HEAD
      * Show the domain's webhook
      * @description Its URL, status, the ages of the secrets that sign (never a secret itself, whatever the role) and the last 50 POSTs of its delivery log, newest first.
      */
@@ -221,6 +226,14 @@ export interface paths {
      * @description Queues the domain's stored events between `start` and `end` (inclusive; optionally only those named `event`) to the webhook again, each with its original event id as `webhook-id`, so a receiver deduplicates what it already has. At most 31 days and 10000 events per request: a bigger window is refused (400 `end`) naming the `end` that fits.
      */
     post: operations['replayWebhook'];
+=======
+     * Usage of a month
+     * @description The account’s accepted recipients in a calendar month (UTC) against its monthly quota, what happened each day (accepted, delivered, failed, complained, opened, clicked), and the rolling 30-day complaint rate.
+     */
+    get: operations['getUsage'];
+    put?: never;
+    post?: never;
+>>>>>>> mgmt-docs
     delete?: never;
     options?: never;
     head?: never;
@@ -289,6 +302,24 @@ export interface operations {
           };
         };
       };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   listAudit: {
@@ -339,7 +370,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -348,7 +379,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -357,8 +388,183 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: {
+        /**
+         * @description The month to report, `YYYY-MM` (UTC); the current month when left out.
+         * @example 2026-11
+         */
+        month?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The month’s usage. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "month": "2026-11",
+           *       "accepted": 1250,
+           *       "quota": 50000,
+           *       "days": [
+           *         {
+           *           "date": "2026-11-01",
+           *           "accepted": 40,
+           *           "delivered": 39,
+           *           "failed": 1,
+           *           "complained": 0,
+           *           "opened": 12,
+           *           "clicked": 3
+           *         }
+           *       ],
+           *       "complaint_rate": {
+           *         "complaints": 1,
+           *         "delivered": 5120,
+           *         "rate": 0.000195,
+           *         "threshold": 0.001,
+           *         "warning_at": 0.0008,
+           *         "window_days": 30,
+           *         "min_delivered": 1000
+           *       }
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description The month reported, `YYYY-MM` (UTC).
+             * @example 2026-11
+             */
+            month: string;
+            /** @description Recipients accepted this month over every domain of the account: the count the quota is held against. */
+            accepted: number;
+            /** @description The account’s monthly quota in accepted recipients; null when there is none. */
+            quota: number | null;
+            /** @description One entry per UTC day of the month, oldest first: up to today for the current month, every day for a past one, none for a month to come. */
+            days: {
+              /**
+               * Format: date
+               * @description The UTC day, `YYYY-MM-DD`.
+               * @example 2026-11-21
+               */
+              date: string;
+              /** @description Recipients accepted (`accepted-by-system` events). */
+              accepted: number;
+              /** @description `delivered` events. */
+              delivered: number;
+              /** @description `failed` events (hard, soft and block bounces, and mail given up on). */
+              failed: number;
+              /** @description `complained` events (spam complaints). */
+              complained: number;
+              /** @description `opened` events, every load of the pixel. */
+              opened: number;
+              /** @description `clicked` events, every tracked link followed. */
+              clicked: number;
+            }[];
+            /**
+             * @description The account’s rolling 30-day complaint rate as of now, over all its domains (the same figures as `GET /v1/domain` gives per domain), whatever `month` asks for.
+             * @example {
+             *       "complaints": 1,
+             *       "delivered": 5120,
+             *       "rate": 0.000195,
+             *       "threshold": 0.001,
+             *       "warning_at": 0.0008,
+             *       "window_days": 30,
+             *       "min_delivered": 1000
+             *     }
+             */
+            complaint_rate: {
+              /** @description `complained` events in the window. */
+              complaints: number;
+              /** @description `delivered` events in the window. */
+              delivered: number;
+              /** @description complaints / delivered; null when nothing was delivered in the window. */
+              rate: number | null;
+              /** @description The acceptable use policy’s limit (0.001 = 0.1%). */
+              threshold: number;
+              /** @description A domain above this rate gets a `domain.complaint_rate` notice. */
+              warning_at: number;
+              /** @description The rolling window, in days, ending now. */
+              window_days: number;
+              /** @description No notice is raised below this many deliveries in the window. */
+              min_delivered: number;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };

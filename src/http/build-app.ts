@@ -23,6 +23,8 @@ import { parseJsonBody } from './json-body.js';
 import { openApiRoute } from './routes/openapi.js';
 import { auditRoutes } from './routes/audit.js';
 import { webhookRoutes } from './routes/webhook.js';
+import { usageRoutes } from './routes/usage.js';
+import { docsRoutes } from './routes/docs.js';
 import { VERSION } from '../core/version.js';
 
 /** What a route handler may throw: Fastify's own errors, a validation failure, or an ApiError to send as is. */
@@ -210,6 +212,8 @@ export function buildApp(
   app.register(domainRoute(deps));
   app.register(auditRoutes(deps));
   app.register(webhookRoutes(deps));
+  app.register(usageRoutes(deps));
+  app.register(docsRoutes());
   return app;
 }
 
