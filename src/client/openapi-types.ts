@@ -139,11 +139,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-<<<<<<< HEAD
   '/v1/domains/{domain}/webhook': {
-=======
-  '/v1/usage': {
->>>>>>> mgmt-docs
     parameters: {
       query?: never;
       header?: never;
@@ -151,7 +147,6 @@ export interface paths {
       cookie?: never;
     };
     /**
-<<<<<<< HEAD
      * Show the domain's webhook
      * @description Its URL, status, the ages of the secrets that sign (never a secret itself, whatever the role) and the last 50 POSTs of its delivery log, newest first.
      */
@@ -226,14 +221,26 @@ export interface paths {
      * @description Queues the domain's stored events between `start` and `end` (inclusive; optionally only those named `event`) to the webhook again, each with its original event id as `webhook-id`, so a receiver deduplicates what it already has. At most 31 days and 10000 events per request: a bigger window is refused (400 `end`) naming the `end` that fits.
      */
     post: operations['replayWebhook'];
-=======
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
      * Usage of a month
      * @description The account’s accepted recipients in a calendar month (UTC) against its monthly quota, what happened each day (accepted, delivered, failed, complained, opened, clicked), and the rolling 30-day complaint rate.
      */
     get: operations['getUsage'];
     put?: never;
     post?: never;
->>>>>>> mgmt-docs
     delete?: never;
     options?: never;
     head?: never;
@@ -417,6 +424,679 @@ export interface operations {
       };
     };
   };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain's webhook: where it posts, whether it is healthy, and its recent delivery log. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Where events are POSTed.
+             * @example https://hooks.example.com/posthorn
+             */
+            url: string;
+            /** @description `disabled` after 410 Gone or failing for POSTHORN_WEBHOOK_DISABLE_AFTER; a PUT re-enables it and sends what waited. */
+            status: 'active' | 'disabled';
+            disabled_at: string | null;
+            /** @example null */
+            disabled_reason: string | null;
+            /** @description Start of the current run of failed attempts; null after any 2xx. */
+            failing_since: string | null;
+            /** @description The secrets that sign now, newest first; never their values. */
+            secrets: {
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              created_at: string;
+              /** @description Null for the current secret; for a rotated-out one, when it stops signing (until then both sign every POST). */
+              expires_at: string | null;
+            }[];
+            /**
+             * @description Deliveries waiting to be POSTed or retried.
+             * @example 0
+             */
+            pending: number;
+            /**
+             * @description Deliveries given up after the last retry (about a day of retries).
+             * @example 0
+             */
+            failed: number;
+            /** @description The delivery log: the last 50 POSTs, newest first. */
+            attempts: {
+              /**
+               * @description The `webhook-id` POSTed: the event id (`evt_…`) or notice id (`ntc_…`). A replayed event carries its original id.
+               * @example evt_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+               */
+              event_id: string;
+              /**
+               * @description The event (or notice) name.
+               * @example delivered
+               */
+              event: string;
+              /**
+               * @description 1 for a delivery's first POST, counting up with each retry.
+               * @example 1
+               */
+              attempt: number;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              at: string;
+              /**
+               * @description The receiver's HTTP status; null when there was no response (refused, network error, timeout).
+               * @example 200
+               */
+              status: number | null;
+              /**
+               * @description From the start of the POST to the end of the response; null when there was no response.
+               * @example 42
+               */
+              duration_ms: number | null;
+              /**
+               * @description The first 500 characters of the response body; null when there was no response.
+               * @example ok
+               */
+              response: string | null;
+              /**
+               * @description Why there was no response; null when there was one.
+               * @example null
+               */
+              error: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  setWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description An absolute https URL on a public address (http and private or loopback hosts only with POSTHORN_WEBHOOK_ALLOW_PRIVATE=1), no #fragment.
+           * @example https://hooks.example.com/posthorn
+           */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The URL was set; the secret is unchanged (and not shown). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Where events are POSTed.
+             * @example https://hooks.example.com/posthorn
+             */
+            url: string;
+            /** @description True when the webhook was disabled and this PUT switched it back on. */
+            reenabled: boolean;
+          };
+        };
+      };
+      /** @description The webhook was created; its secret is shown this once. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Where events are POSTed.
+             * @example https://hooks.example.com/posthorn
+             */
+            url: string;
+            /**
+             * @description The signing secret (Standard Webhooks `whsec_…`), shown only in this answer: it cannot be read back. Verify the `webhook-signature` header with it.
+             * @example whsec_oxxRarONFGLhfR1hiCaHfE6uoPmRMN1lTD4z5gp+RdA=
+             */
+            secret: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  removeWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The signing secret (Standard Webhooks `whsec_…`), shown only in this answer: it cannot be read back. Verify the `webhook-signature` header with it.
+             * @example whsec_oxxRarONFGLhfR1hiCaHfE6uoPmRMN1lTD4z5gp+RdA=
+             */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until then the previous secret signs beside the new one (POSTHORN_WEBHOOK_SECRET_OVERLAP).
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            previous_secret_expires_at: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  testWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The receiver's HTTP status (2xx means it accepted the test); null when no response was had: refused by the private-address guard, a network error or the timeout.
+             * @example 200
+             */
+            status: number | null;
+            /** @example 37 */
+            duration_ms: number;
+            /**
+             * @description The first 500 characters of the response body, or why there was no response.
+             * @example ok
+             */
+            response: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  replayWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    /** @description At most 31 days and 10000 events per request. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description ISO 8601 date-time (`2026-11-21T12:00:00Z`, `2026-11-21T13:00:00.000+01:00`) or date (midnight UTC), or Unix seconds as a string: the forms GET /v1/events takes. Inclusive.
+           * @example 2026-11-21T00:00:00Z
+           */
+          start: string;
+          /**
+           * @description ISO 8601 date-time (`2026-11-21T12:00:00Z`, `2026-11-21T13:00:00.000+01:00`) or date (midnight UTC), or Unix seconds as a string: the forms GET /v1/events takes. Inclusive.
+           * @example 2026-11-21T06:00:00Z
+           */
+          end: string;
+          /**
+           * @description Only events of this name.
+           * @example delivered
+           * @enum {string}
+           */
+          event?:
+            | 'accepted-by-system'
+            | 'rejected-by-system'
+            | 'accepted-by-mta'
+            | 'rejected-by-mta'
+            | 'delivered'
+            | 'failed'
+            | 'opened'
+            | 'clicked'
+            | 'complained'
+            | 'unsubscribed';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Events queued to the webhook again, each with its original id as `webhook-id`.
+             * @example 1234
+             */
+            queued: number;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getUsage: {
     parameters: {
       query?: {
@@ -565,571 +1245,6 @@ export interface operations {
       };
       /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
       431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The domain name
-         * @example mail.example.com
-         */
-        domain: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The domain's webhook: where it posts, whether it is healthy, and its recent delivery log. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @description Where events are POSTed.
-             * @example https://hooks.example.com/posthorn
-             */
-            url: string;
-            /** @description `disabled` after 410 Gone or failing for POSTHORN_WEBHOOK_DISABLE_AFTER; a PUT re-enables it and sends what waited. */
-            status: 'active' | 'disabled';
-            disabled_at: string | null;
-            /** @example null */
-            disabled_reason: string | null;
-            /** @description Start of the current run of failed attempts; null after any 2xx. */
-            failing_since: string | null;
-            /** @description The secrets that sign now, newest first; never their values. */
-            secrets: {
-              /**
-               * Format: date-time
-               * @example 2026-11-25T09:30:00.000Z
-               */
-              created_at: string;
-              /** @description Null for the current secret; for a rotated-out one, when it stops signing (until then both sign every POST). */
-              expires_at: string | null;
-            }[];
-            /**
-             * @description Deliveries waiting to be POSTed or retried.
-             * @example 0
-             */
-            pending: number;
-            /**
-             * @description Deliveries given up after the last retry (about a day of retries).
-             * @example 0
-             */
-            failed: number;
-            /** @description The delivery log: the last 50 POSTs, newest first. */
-            attempts: {
-              /**
-               * @description The `webhook-id` POSTed: the event id (`evt_…`) or notice id (`ntc_…`). A replayed event carries its original id.
-               * @example evt_01JD8X4Y2Z3A4B5C6D7E8F9G0H
-               */
-              event_id: string;
-              /**
-               * @description The event (or notice) name.
-               * @example delivered
-               */
-              event: string;
-              /**
-               * @description 1 for a delivery's first POST, counting up with each retry.
-               * @example 1
-               */
-              attempt: number;
-              /**
-               * Format: date-time
-               * @example 2026-11-25T09:30:00.000Z
-               */
-              at: string;
-              /**
-               * @description The receiver's HTTP status; null when there was no response (refused, network error, timeout).
-               * @example 200
-               */
-              status: number | null;
-              /**
-               * @description From the start of the POST to the end of the response; null when there was no response.
-               * @example 42
-               */
-              duration_ms: number | null;
-              /**
-               * @description The first 500 characters of the response body; null when there was no response.
-               * @example ok
-               */
-              response: string | null;
-              /**
-               * @description Why there was no response; null when there was one.
-               * @example null
-               */
-              error: string | null;
-            }[];
-          };
-        };
-      };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `not_found`: no domain "example.org" in this account */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  setWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The domain name
-         * @example mail.example.com
-         */
-        domain: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /**
-           * @description An absolute https URL on a public address (http and private or loopback hosts only with POSTHORN_WEBHOOK_ALLOW_PRIVATE=1), no #fragment.
-           * @example https://hooks.example.com/posthorn
-           */
-          url: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The URL was set; the secret is unchanged (and not shown). */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @description Where events are POSTed.
-             * @example https://hooks.example.com/posthorn
-             */
-            url: string;
-            /** @description True when the webhook was disabled and this PUT switched it back on. */
-            reenabled: boolean;
-          };
-        };
-      };
-      /** @description The webhook was created; its secret is shown this once. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @description Where events are POSTed.
-             * @example https://hooks.example.com/posthorn
-             */
-            url: string;
-            /**
-             * @description The signing secret (Standard Webhooks `whsec_…`), shown only in this answer: it cannot be read back. Verify the `webhook-signature` header with it.
-             * @example whsec_oxxRarONFGLhfR1hiCaHfE6uoPmRMN1lTD4z5gp+RdA=
-             */
-            secret: string;
-          };
-        };
-      };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `not_found`: no domain "example.org" in this account */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `conflict`: domain "example.com" already exists */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  removeWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The domain name
-         * @example mail.example.com
-         */
-        domain: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Done; no body. */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `not_found`: no domain "example.org" in this account */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  rotateWebhookSecret: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The domain name
-         * @example mail.example.com
-         */
-        domain: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @description The signing secret (Standard Webhooks `whsec_…`), shown only in this answer: it cannot be read back. Verify the `webhook-signature` header with it.
-             * @example whsec_oxxRarONFGLhfR1hiCaHfE6uoPmRMN1lTD4z5gp+RdA=
-             */
-            secret: string;
-            /**
-             * Format: date-time
-             * @description Until then the previous secret signs beside the new one (POSTHORN_WEBHOOK_SECRET_OVERLAP).
-             * @example 2026-11-26T09:30:00.000Z
-             */
-            previous_secret_expires_at: string;
-          };
-        };
-      };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `not_found`: no domain "example.org" in this account */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `conflict`: domain "example.com" already exists */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  testWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The domain name
-         * @example mail.example.com
-         */
-        domain: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @description The receiver's HTTP status (2xx means it accepted the test); null when no response was had: refused by the private-address guard, a network error or the timeout.
-             * @example 200
-             */
-            status: number | null;
-            /** @example 37 */
-            duration_ms: number;
-            /**
-             * @description The first 500 characters of the response body, or why there was no response.
-             * @example ok
-             */
-            response: string;
-          };
-        };
-      };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `not_found`: no domain "example.org" in this account */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  replayWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /**
-         * @description The domain name
-         * @example mail.example.com
-         */
-        domain: string;
-      };
-      cookie?: never;
-    };
-    /** @description At most 31 days and 10000 events per request. */
-    requestBody: {
-      content: {
-        'application/json': {
-          /**
-           * @description ISO 8601 date-time (`2026-11-21T12:00:00Z`, `2026-11-21T13:00:00.000+01:00`) or date (midnight UTC), or Unix seconds as a string: the forms GET /v1/events takes. Inclusive.
-           * @example 2026-11-21T00:00:00Z
-           */
-          start: string;
-          /**
-           * @description ISO 8601 date-time (`2026-11-21T12:00:00Z`, `2026-11-21T13:00:00.000+01:00`) or date (midnight UTC), or Unix seconds as a string: the forms GET /v1/events takes. Inclusive.
-           * @example 2026-11-21T06:00:00Z
-           */
-          end: string;
-          /**
-           * @description Only events of this name.
-           * @example delivered
-           * @enum {string}
-           */
-          event?:
-            | 'accepted-by-system'
-            | 'rejected-by-system'
-            | 'accepted-by-mta'
-            | 'rejected-by-mta'
-            | 'delivered'
-            | 'failed'
-            | 'opened'
-            | 'clicked'
-            | 'complained'
-            | 'unsubscribed';
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @description Events queued to the webhook again, each with its original id as `webhook-id`.
-             * @example 1234
-             */
-            queued: number;
-          };
-        };
-      };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `not_found`: no domain "example.org" in this account */
-      404: {
         headers: {
           [name: string]: unknown;
         };
