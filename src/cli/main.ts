@@ -7,6 +7,7 @@ import type { Command, CliOptions } from './command.js';
 import { domainAdd, domainSet, domainShow, domainVerify } from './domain-commands.js';
 import { inboundList, inboundShow } from './inbound-commands.js';
 import { keyCreate } from './key-commands.js';
+import { messageShow } from './message-commands.js';
 import { tokenCreate, tokenList, tokenRevoke } from './token-commands.js';
 import { noticeList } from './notice-commands.js';
 import { parseArgv, UsageError } from './parse-argv.js';
@@ -44,6 +45,7 @@ const COMMANDS: Command[] = [
   suppressionAdd,
   suppressionRemove,
   suppressionList,
+  messageShow,
   noticeList,
   sandboxList,
   sandboxShow,

@@ -37,6 +37,8 @@ Commands:
                                               suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)
   suppression remove ADDRESS --account NAME   take an address off the suppression list
   suppression list --account NAME             the account's suppression list, newest first
+  message show ID                             one message: each recipient's status (with the last SMTP reply
+                                              while deferred) and its events, as GET /v1/messages/{id}
   notice list --account NAME [--domain D]     the newest notices: DNS warnings, complaint rate, disabled webhooks
   sandbox list                                messages the sandbox kept instead of sending, newest first
   sandbox show ID                             one sandbox message with its raw, signed source

@@ -25,6 +25,7 @@ import { auditRoutes } from './routes/audit.js';
 import { webhookRoutes } from './routes/webhook.js';
 import { usageRoutes } from './routes/usage.js';
 import { docsRoutes } from './routes/docs.js';
+import { messageRoutes } from './routes/messages.js';
 import { VERSION } from '../core/version.js';
 
 /** What a route handler may throw: Fastify's own errors, a validation failure, or an ApiError to send as is. */
@@ -214,6 +215,7 @@ export function buildApp(
   app.register(webhookRoutes(deps));
   app.register(usageRoutes(deps));
   app.register(docsRoutes());
+  app.register(messageRoutes(deps));
   return app;
 }
 
