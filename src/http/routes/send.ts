@@ -3,6 +3,7 @@ import type { AuthContext } from '../../credentials/authenticate.js';
 import type { Intake } from '../../send/intake.js';
 import type { SubmitPipeline } from '../../send/submit.js';
 import { sendError } from '../send-error.js';
+import { SEND_BODY_LIMIT } from '../../core/limits.js';
 
 /**
  * A `POST /v1/send` request as the submit pipeline's intake value: the key (already resolved by
@@ -47,7 +48,12 @@ export function sendRoute(pipeline: SubmitPipeline): FastifyPluginAsync {
     };
     app.post(
       '/v1/send',
-      { config: { need: { scope: 'send' }, rawBody: true }, onRequest: [roomForBody] },
+      {
+        config: { need: { scope: 'send' }, rawBody: true },
+        onRequest: [roomForBody],
+        // Attachments arrive base64, a third larger than the 10 MiB of content they may add up to.
+        bodyLimit: SEND_BODY_LIMIT,
+      },
       async (req, reply) => {
         const idem = req.headers['idempotency-key'];
         const result = await pipeline.submit(
