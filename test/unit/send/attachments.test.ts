@@ -147,3 +147,10 @@ test('the array: null is none; not an array, not an object, an unknown key, or m
   assert.equal(refused(many).field, 'attachments');
   assert.equal(ok(many.slice(1)).length, MAX_ATTACHMENTS);
 });
+
+test('padding alone or three of it is refused; unused bits in the last character are tolerated (RFC 4648 §3.5)', () => {
+  for (const content of ['====', 'A===', 'QQ==QQ=='])
+    assert.match(refused([{ filename: 'x.txt', content }]).message, /padding/, content);
+  const [a] = ok([{ filename: 'x.txt', content: 'QR==' }]);
+  assert.equal(a?.size, 1);
+});
