@@ -29,24 +29,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Send a message
+     * @description Queues one message to 1–50 recipients (to, cc and bcc together), with optional attachments and inline images, and answers 202 once it is committed. Checks run in a fixed order; the first that fails decides the answer (docs/api.md, Order of the checks). Over the SMTP relay the same rules answer with SMTP replies.
+     */
+    post: operations['send'];
     delete?: never;
     options?: never;
     head?: never;
@@ -367,6 +354,292 @@ export interface operations {
       };
       /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
       431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  send: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description 1 to 255 printable ASCII characters; a retry with the same key and request gets the first answer again (docs/api.md, Idempotency).
+         * @example order-4711-receipt
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "from": "Acme Orders <orders@example.com>",
+         *       "to": [
+         *         "ana@example.org"
+         *       ],
+         *       "cc": "Accounts <accounts@example.org>",
+         *       "bcc": [
+         *         "audit@example.com"
+         *       ],
+         *       "reply_to": "help@example.com",
+         *       "subject": "Your order 4711",
+         *       "html": "<p>Thanks for your order.</p><img src=\"cid:logo@acme\" alt=\"Acme\">",
+         *       "attachments": [
+         *         {
+         *           "filename": "invoice-4711.pdf",
+         *           "content": "JVBERi0xLjcKJcfsj6IK"
+         *         },
+         *         {
+         *           "filename": "logo.png",
+         *           "content": "iVBORw0KGgo=",
+         *           "content_type": "image/png",
+         *           "content_id": "logo@acme"
+         *         }
+         *       ],
+         *       "tags": [
+         *         "receipt"
+         *       ],
+         *       "metadata": {
+         *         "order_id": "4711"
+         *       }
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description The sender: one mailbox on the key's domain or another verified domain of the account (rewritten to the key's domain).
+           * @example Acme Orders <orders@example.com>
+           */
+          from: string;
+          /**
+           * @description 1 to 50 recipients. `to`, `cc` and `bcc` together hold at most 50 distinct addresses.
+           * @example [
+           *       "ana@example.org",
+           *       "Bob <bob@example.net>"
+           *     ]
+           */
+          to: string | string[];
+          /**
+           * @description Copy recipients: delivered to, and shown in the Cc header. null means none.
+           * @example Accounts <accounts@example.org>
+           */
+          cc?: string | string[] | null;
+          /**
+           * @description Blind copy recipients: delivered to, never shown in the message. null means none.
+           * @example [
+           *       "audit@example.com"
+           *     ]
+           */
+          bcc?: string | string[] | null;
+          /**
+           * @description The Reply-To header: where replies go. null means none.
+           * @example help@example.com
+           */
+          reply_to?: string | string[] | null;
+          /**
+           * @description Trimmed; not blank, at most 998 characters, no CR, LF, NUL or other control characters.
+           * @example Your order 4711
+           */
+          subject: string;
+          /**
+           * @description The HTML body. At least one of `html` and `text` is required; an empty string counts as absent.
+           * @example <p>Thanks for your order.</p><img src="cid:logo@acme" alt="Acme">
+           */
+          html?: string | null;
+          /**
+           * @description The plain-text body; generated from `html` when absent.
+           * @example Thanks for your order.
+           */
+          text?: string | null;
+          /** @description At most 100 files. html, text and the decoded files together are at most 10 MiB (413 `payload_too_large` otherwise). */
+          attachments?:
+            | {
+                /**
+                 * @description The file name readers see (any characters but control characters, `/` and `\`; non-ASCII is sent RFC 2231-encoded). Executable and script types are refused: see docs/api.md, Attachments.
+                 * @example invoice-4711.pdf
+                 */
+                filename: string;
+                /**
+                 * Format: byte
+                 * @description The file's bytes, base64 (RFC 4648 §4, standard alphabet; line breaks are ignored, padding may be left out).
+                 * @example JVBERi0xLjcKJcfsj6IK
+                 */
+                content: string;
+                /**
+                 * @description The media type (`type/subtype`, parameters allowed); from the file name when absent. `multipart/*`, `message/*` and executable types are refused.
+                 * @example application/pdf
+                 */
+                content_type?: string | null;
+                /**
+                 * @description Makes the file an inline part that the html shows with `<img src="cid:<content_id>">`; without angle brackets, unique in the message.
+                 * @example logo@acme
+                 */
+                content_id?: string | null;
+              }[]
+            | null;
+          /**
+           * @description At most 20, each 1–100 characters, not blank, no control characters. Every event carries them.
+           * @example [
+           *       "receipt"
+           *     ]
+           */
+          tags?: string[];
+          /**
+           * @description Your own string values (at most 20 keys of 1–40 characters, values of at most 500); every event and webhook of the message carries them as `metadata`.
+           * @example {
+           *       "order_id": "4711",
+           *       "customer": "c_829"
+           *     }
+           */
+          metadata?: {
+            [key: string]: string;
+          } | null;
+          /**
+           * @description At most 50 custom headers, each name once (case-insensitively). Headers the service sets (From, To, Cc, Bcc, Reply-To, Subject, Date, Message-ID, Content-*, …) are refused: use the fields.
+           * @example {
+           *       "X-Order": "4711"
+           *     }
+           */
+          headers?: {
+            [key: string]: string;
+          };
+          /** @description Overrides the domain's open tracking. */
+          track_opens?: boolean | null;
+          /** @description Overrides the domain's click tracking. */
+          track_clicks?: boolean | null;
+          /** @description Overrides the domain's List-Unsubscribe setting (RFC 8058). */
+          unsubscribe?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H",
+           *       "status": "queued",
+           *       "dkim": "signed",
+           *       "dmarc": "aligned"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description The message id every event of the message carries.
+             * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+             */
+            id: string;
+            /** @enum {string} */
+            status: 'queued';
+            /** @enum {string} */
+            dkim: 'signed';
+            /** @enum {string} */
+            dmarc: 'aligned';
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)); `domain_unverified`: the domain has not passed verification ([more](/docs/errors#domain_unverified)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `idempotency_conflict`: a request with the same `Idempotency-Key` is still in progress ([more](/docs/errors#idempotency_conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 10 MiB ([more](/docs/errors#payload_too_large)) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `recipient_suppressed`: a recipient is on the account's suppression list ([more](/docs/errors#recipient_suppressed)); `idempotency_key_reused`: the `Idempotency-Key` was used with a different request ([more](/docs/errors#idempotency_key_reused)) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)); `quota_exceeded`: over the account's monthly quota; `Retry-After` points at the next month ([more](/docs/errors#quota_exceeded)) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: a fault on the server; the request may be retried ([more](/docs/errors#internal_error)) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `server_busy`: the server is at its limit of request bodies being received; `Retry-After` says when to retry ([more](/docs/errors#server_busy)) */
+      503: {
         headers: {
           [name: string]: unknown;
         };

@@ -156,7 +156,7 @@ export function buildApp(
         reply,
         apiError(
           'payload_too_large',
-          `request body is over ${limit} bytes${limit === BODY_LIMIT ? ' (10 MiB)' : ''}`,
+          `request body is over ${limit} bytes${limit % (1024 * 1024) === 0 ? ` (${limit / (1024 * 1024)} MiB)` : ''}`,
           'body',
         ),
       );

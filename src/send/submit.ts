@@ -23,7 +23,7 @@ import {
 } from './idempotency.js';
 import { composeDraft } from '../mime/message-draft.js';
 import { persistMessages, type MessagePlan, type PersistResult } from './persist-messages.js';
-import { requestFingerprint, type SendRequest } from './send-request.js';
+import { allRecipients, requestFingerprint, type SendRequest } from './send-request.js';
 import { ByteGate, OFFLOAD_MIN_BYTES, OffloadBusyError, yieldToLoop } from '../offload/offload-pool.js';
 import { sharedOffload } from './offload.js';
 import { smtpContext } from '../credentials/smtp-credentials.js';
@@ -127,10 +127,13 @@ export function planMessage(
     now,
     from,
     to: req.to,
+    cc: req.cc,
+    replyTo: req.replyTo,
     subject: req.subject,
     html: req.html,
     text: req.text,
     headers: req.headers,
+    attachments: req.attachments,
   });
   // A relayed message keeps its own bytes (a client's MIME is passed through); only its owned
   // headers are rewritten.
@@ -142,7 +145,8 @@ export function planMessage(
   const content = mime === null ? JSON.stringify(draft) : null;
   const body: SendResponse = { id, status: 'queued', dkim: 'signed', dmarc: 'aligned' };
   const tracking = resolveTracking(auth.domain.tracking, req);
-  const recipients = req.to.map((m) => ({
+  // To, Cc and Bcc alike: each distinct address gets its row, its delivery and its events.
+  const recipients = allRecipients(req).map((m) => ({
     id: deps.ids.next('rcp', now),
     message_id: id,
     address: m.address,
@@ -158,7 +162,7 @@ export function planMessage(
       from_address: from.address,
       subject: req.subject,
       tags: JSON.stringify(req.tags),
-      metadata: '{}',
+      metadata: JSON.stringify(req.metadata ?? {}),
       content,
       mime,
       size: mime === null ? Buffer.byteLength(content ?? '') : mime.length,
@@ -178,6 +182,7 @@ export function planMessage(
           from: from.address,
           subject: req.subject,
           tags: req.tags,
+          metadata: req.metadata ?? {},
         },
         { event: 'accepted-by-system', recipient: r.address, at: now },
       ),
@@ -269,7 +274,7 @@ export function createSubmitPipeline(
   /** Refusals that have recipients leave a `rejected-by-system` event per recipient. */
   async function recordRejection(
     auth: AuthContext,
-    req: Pick<SendRequest, 'subject' | 'tags'>,
+    req: Pick<SendRequest, 'subject' | 'tags' | 'metadata'>,
     from: string,
     recipients: { address: string; details: Record<string, unknown> }[],
     result: SubmitResult,
@@ -284,6 +289,7 @@ export function createSubmitPipeline(
       from,
       subject: req.subject,
       tags: req.tags,
+      metadata: req.metadata ?? {},
     };
     const events: NewEvent[] = recipients.map((r) =>
       newEvent(deps.ids, message, { event: 'rejected-by-system', recipient: r.address, at: now, details: r.details }),
@@ -404,7 +410,10 @@ export function createSubmitPipeline(
         auth,
         req,
         req.from.address,
-        req.to.map((m) => ({ address: m.address, details: { reason: 'domain_unverified', message: from.message } })),
+        allRecipients(req).map((m) => ({
+          address: m.address,
+          details: { reason: 'domain_unverified', message: from.message },
+        })),
         result,
         idemKey,
       );
@@ -417,14 +426,18 @@ export function createSubmitPipeline(
     const { auth, req, from, key: idemKey } = v;
     const hits = await suppressedAmong(
       auth,
-      req.to.map((m) => m.address),
+      allRecipients(req).map((m) => m.address),
     );
     if (hits.length > 0) {
+      // The field is the one that holds the first suppressed address: to, cc or bcc.
+      const first = hits[0]!.address.toLowerCase();
+      const has = (list: Mailbox[] | undefined) => (list ?? []).some((m) => m.address.toLowerCase() === first);
+      const field = has(req.to) ? 'to' : has(req.cc) ? 'cc' : 'bcc';
       const result = refused(
         apiError(
           'recipient_suppressed',
           `Recipient${hits.length > 1 ? 's are' : ' is'} on the suppression list: ${hits.map((m) => m.address).join(', ')}. Nothing was sent.`,
-          'to',
+          field,
         ),
       );
       await recordRejection(auth, req, from.address, hits, result, idemKey);
@@ -437,7 +450,9 @@ export function createSubmitPipeline(
     const { auth, req, from, key: idemKey } = v;
     // A large message's compose and commit each take tens of ms on this thread: each gets its own
     // turn of the event loop, so other requests are answered between them.
-    const large = (req.html?.length ?? 0) + (req.text?.length ?? 0) + (req.mime?.raw.length ?? 0) >= OFFLOAD_MIN_BYTES;
+    const attached = (req.attachments ?? []).reduce((n, a) => n + a.content.length, 0);
+    const large =
+      (req.html?.length ?? 0) + (req.text?.length ?? 0) + attached + (req.mime?.raw.length ?? 0) >= OFFLOAD_MIN_BYTES;
     if (large) await yieldToLoop();
     const rewrite = v.intake.request.kind === 'mime' ? v.intake.request.rewrite : undefined;
     const { plan: p, body } = planMessage(deps, { auth, req, from, key: idemKey, rewrite });
@@ -528,7 +543,7 @@ export function createSubmitPipeline(
       );
       await recordRejection(
         auth,
-        { subject: '', tags: [] },
+        { subject: '', tags: [], metadata: {} },
         recipient.from,
         [{ address: hit.address, details: { ...hit.details, via: recipient.source } }],
         refused(error),

@@ -144,6 +144,11 @@ export interface EventTable {
   from_address: string;
   subject: string;
   tags: string;
+  /**
+   * The message's metadata, JSON (migration 0014); the column's default `{}` for events written
+   * without it.
+   */
+  metadata?: string;
   details: string;
   occurred_at: number;
 }

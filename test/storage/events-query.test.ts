@@ -94,6 +94,7 @@ async function seed(
     from: 'app@example.com',
     subject: `Subject ${s.recipient}`,
     tags: ['welcome', s.event],
+    metadata: { n: String(s.occurredAt % 7) },
     details: { mx: 'mx.example.net', n: 1 },
     occurredAt: s.occurredAt,
   }));
@@ -108,6 +109,7 @@ async function seed(
       to: e.recipient,
       subject: e.subject,
       tags: [...e.tags],
+      metadata: { ...e.metadata },
       details: e.details,
     }))
     .sort((a, b) =>
@@ -183,6 +185,7 @@ for (const dialect of testDialects()) {
           'from',
           'id',
           'message_id',
+          'metadata',
           'occurred_at',
           'subject',
           'tags',

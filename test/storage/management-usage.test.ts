@@ -54,6 +54,7 @@ for (const dialect of testDialects()) {
         from: `hello@${m.domain.domain}`,
         subject: 'Usage',
         tags: [],
+        metadata: {},
       };
       const events = m.to
         .slice(0, n)
