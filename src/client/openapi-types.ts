@@ -740,6 +740,15 @@ export interface operations {
                */
               tags: string[];
               /**
+               * @description The metadata given at send (`{}` when none)
+               * @example {
+               *       "order_id": "4711"
+               *     }
+               */
+              metadata: {
+                [key: string]: string;
+              };
+              /**
                * @description What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.
                * @example {
                *       "mx_host": "mx.example.org",
@@ -1865,6 +1874,15 @@ export interface operations {
                    */
                   tags: string[];
                   /**
+                   * @description The metadata given at send (`{}` when none)
+                   * @example {
+                   *       "order_id": "4711"
+                   *     }
+                   */
+                  metadata: {
+                    [key: string]: string;
+                  };
+                  /**
                    * @description What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.
                    * @example {
                    *       "mx_host": "mx.example.org",
@@ -2057,6 +2075,15 @@ export interface operations {
                  */
                 tags: string[];
                 /**
+                 * @description The metadata given at send (`{}` when none)
+                 * @example {
+                 *       "order_id": "4711"
+                 *     }
+                 */
+                metadata: {
+                  [key: string]: string;
+                };
+                /**
                  * @description What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.
                  * @example {
                  *       "mx_host": "mx.example.org",
@@ -2117,6 +2144,15 @@ export interface operations {
                *     ]
                */
               tags: string[];
+              /**
+               * @description The metadata given at send (`{}` when none)
+               * @example {
+               *       "order_id": "4711"
+               *     }
+               */
+              metadata: {
+                [key: string]: string;
+              };
               /**
                * @description What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.
                * @example {

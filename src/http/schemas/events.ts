@@ -18,6 +18,10 @@ export const EventRecordSchema = Type.Object(
     to: Type.String({ description: 'The recipient this event is about', examples: ['ana@example.org'] }),
     subject: Type.String({ examples: ['Your order 4711'] }),
     tags: Type.Array(Type.String(), { examples: [['receipt']] }),
+    metadata: Type.Record(Type.String(), Type.String(), {
+      description: 'The metadata given at send (`{}` when none)',
+      examples: [{ order_id: '4711' }],
+    }),
     details: Type.Record(Type.String(), Type.Unknown(), {
       description: 'What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.',
       examples: [{ mx_host: 'mx.example.org', response: '250 2.0.0 OK' }],
