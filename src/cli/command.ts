@@ -18,6 +18,9 @@ export interface CliOptions {
   'track-clicks'?: string;
   unsubscribe?: string;
   unmatched?: boolean;
+  start?: string;
+  end?: string;
+  event?: string;
 }
 
 /** What a command gets: its positional arguments (after the command words) and the options. */

@@ -7,6 +7,7 @@ import type { Command, CliOptions } from './command.js';
 import { domainAdd, domainDelete, domainSet, domainShow, domainVerify } from './domain-commands.js';
 import { inboundList, inboundShow } from './inbound-commands.js';
 import { keyCreate, keyRevoke } from './key-commands.js';
+import { messageShow } from './message-commands.js';
 import { tokenCreate, tokenList, tokenRevoke } from './token-commands.js';
 import { noticeList } from './notice-commands.js';
 import { parseArgv, UsageError } from './parse-argv.js';
@@ -17,7 +18,14 @@ import { serveCommand } from './serve-command.js';
 import { smtpCredentialCreate, smtpCredentialList, smtpCredentialRevoke } from './smtp-credential-commands.js';
 import { suppressionAdd, suppressionList, suppressionRemove } from './suppression-commands.js';
 import { USAGE } from './usage.js';
-import { webhookRemove, webhookRotate, webhookSet, webhookShow } from './webhook-commands.js';
+import {
+  webhookRemove,
+  webhookReplay,
+  webhookRotate,
+  webhookSet,
+  webhookShow,
+  webhookTest,
+} from './webhook-commands.js';
 
 const COMMANDS: Command[] = [
   serveCommand,
@@ -39,6 +47,7 @@ const COMMANDS: Command[] = [
   suppressionAdd,
   suppressionRemove,
   suppressionList,
+  messageShow,
   noticeList,
   sandboxList,
   sandboxShow,
@@ -49,6 +58,8 @@ const COMMANDS: Command[] = [
   webhookRotate,
   webhookShow,
   webhookRemove,
+  webhookTest,
+  webhookReplay,
   secretsStatusCommand,
   secretsRotateCommand,
 ];

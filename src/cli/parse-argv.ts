@@ -21,6 +21,9 @@ const OPTIONS = {
   'track-clicks': { type: 'string' },
   unsubscribe: { type: 'string' },
   unmatched: { type: 'boolean' },
+  start: { type: 'string' },
+  end: { type: 'string' },
+  event: { type: 'string' },
 } as const;
 
 /** argv split into positional words and options; a UsageError for an unknown or malformed option. */

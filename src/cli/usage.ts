@@ -32,10 +32,15 @@ Commands:
                                               for POSTHORN_WEBHOOK_SECRET_OVERLAP
   webhook show DOMAIN                         URL, status, secrets' ages, pending deliveries, last attempts
   webhook remove DOMAIN                       remove the webhook; its pending deliveries are dropped
+  webhook test DOMAIN                         POST one signed webhook.test event now and print the answer
+  webhook replay DOMAIN --start T --end T [--event NAME]
+                                              queue the window's stored events again, with their original ids
   suppression add ADDRESS --account NAME [--reason R]
                                               suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)
   suppression remove ADDRESS --account NAME   take an address off the suppression list
   suppression list --account NAME             the account's suppression list, newest first
+  message show ID                             one message: each recipient's status (with the last SMTP reply
+                                              while deferred) and its events, as GET /v1/messages/{id}
   notice list --account NAME [--domain D]     the newest notices: DNS warnings, complaint rate, disabled webhooks
   sandbox list                                messages the sandbox kept instead of sending, newest first
   sandbox show ID                             one sandbox message with its raw, signed source

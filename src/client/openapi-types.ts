@@ -60,24 +60,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * A domain's events
+     * @description The domain's events, newest first, ties by id, with offset paging and filters. A sending key reads its own domain; an account token names one of its account's domains with `domain=` (required when the account has more than one). Events are kept 120 days.
+     */
+    get: operations['listEvents'];
     put?: never;
     post?: never;
     delete?: never;
@@ -270,6 +257,174 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/domains/{domain}/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show the domain's webhook
+     * @description Its URL, status, the ages of the secrets that sign (never a secret itself, whatever the role) and the last 50 POSTs of its delivery log, newest first.
+     */
+    get: operations['getWebhook'];
+    /**
+     * Set the domain's webhook URL
+     * @description Creates the webhook (201, with its signing secret, shown this once) or changes its URL (200, the secret unchanged). Setting it also re-enables a disabled webhook and sends the deliveries that waited. A URL that is not https, or whose host is a loopback name or a private, loopback, link-local or other non-public address, is refused (400 `url`).
+     */
+    put: operations['setWebhook'];
+    post?: never;
+    /**
+     * Remove the domain's webhook
+     * @description The webhook goes with its delivery log; deliveries not yet made are dropped and never sent. Events keep being stored and stay readable with GET /v1/events.
+     */
+    delete: operations['removeWebhook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}/webhook/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the signing secret
+     * @description A new signing secret, shown this once. The previous one keeps signing beside it until `previous_secret_expires_at` (POSTHORN_WEBHOOK_SECRET_OVERLAP, 24 h by default), so the receiver can switch at its own pace.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}/webhook/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event
+     * @description POSTs one signed event named `webhook.test` to the webhook now, with the signing, private-address guard and timeout of every delivery, and answers with what the receiver said. Answered 200 whatever the receiver answered; the test is not written to the delivery log.
+     */
+    post: operations['testWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}/webhook/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replay stored events
+     * @description Queues the domain's stored events between `start` and `end` (inclusive; optionally only those named `event`) to the webhook again, each with its original event id as `webhook-id`, so a receiver deduplicates what it already has. At most 31 days and 10000 events per request: a bigger window is refused (400 `end`) naming the `end` that fits.
+     */
+    post: operations['replayWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Usage of a month
+     * @description The account’s accepted recipients in a calendar month (UTC) against its monthly quota, what happened each day (accepted, delivered, failed, complained, opened, clicked), and the rolling 30-day complaint rate.
+     */
+    get: operations['getUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search messages
+     * @description A domain's messages, newest first, ties by id, each with its recipients' status. Filters combine; `status` matches a message with at least one recipient in that status. Pages follow `next_cursor`, which never repeats or skips a message while new ones arrive. A sending key reads its own domain; an account token names one with `domain=` (required when the account has more than one).
+     */
+    get: operations['listMessages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/messages/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One message
+     * @description The message with each recipient's status (`queued`, `deferred`, `delivered`, `failed`, `rejected`, `suppressed`), its newest event and, while another attempt is to come, the last SMTP reply; and the message's events, oldest first. A send refused at submission (suppressed recipients) is shown from its `rejected-by-system` events. Another domain's message (for a sending key) or another account's is 404.
+     */
+    get: operations['getMessage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/messages/{id}/content': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A message's signed source
+     * @description The message as delivered (`message/rfc822`): the DKIM-Signature fields the delivery engine added, then the message, byte for byte. Available from the first delivery attempt until the body is purged (`POSTHORN_BODY_RETENTION`, 30 days by default); 404 before and after, saying which. With per-recipient tracking each recipient has its own copy: choose it with `recipient=`.
+     */
+    get: operations['getMessageContent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -424,6 +579,184 @@ export interface operations {
           };
         };
       };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description Events to skip; to page deeper than 1,000,000, narrow the range with start and end */
+        offset?: number;
+        /** @description One event type */
+        event?:
+          | 'accepted-by-system'
+          | 'rejected-by-system'
+          | 'accepted-by-mta'
+          | 'rejected-by-mta'
+          | 'delivered'
+          | 'failed'
+          | 'opened'
+          | 'clicked'
+          | 'complained'
+          | 'unsubscribed';
+        /**
+         * @description A message id, with or without `msg_`, in any case
+         * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+         */
+        message_id?: string;
+        /** @description Inclusive lower bound: Unix seconds (fractions allowed) or ISO 8601 (a date, or a date-time; no zone means UTC; encode + as %2B) */
+        start?: string;
+        /**
+         * @description Inclusive upper bound, in the forms of start
+         * @example 2026-11-21T12:00:00Z
+         */
+        end?: string;
+        /**
+         * @description Which of the account's domains to read, with an account token (required when the account has more than one). A sending key reads its own domain.
+         * @example mail.example.com
+         */
+        domain?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Events matching the filter (not the number returned) */
+            total: number;
+            limit: number;
+            offset: number;
+            /** @description Newest first, ties by id */
+            events: {
+              /**
+               * @description `evt_…`
+               * @example evt_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+               */
+              id: string;
+              /**
+               * @description The event type: `accepted-by-system`, `rejected-by-system`, `accepted-by-mta`, `rejected-by-mta`, `delivered`, `failed`, `opened`, `clicked`, `complained`, `unsubscribed`. Ignore types you do not know; more may be added.
+               * @example delivered
+               */
+              event: string;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              occurred_at: string;
+              /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+              message_id: string;
+              /**
+               * @description The sender address, after the from rules
+               * @example orders@example.com
+               */
+              from: string;
+              /**
+               * @description The recipient this event is about
+               * @example ana@example.org
+               */
+              to: string;
+              /** @example Your order 4711 */
+              subject: string;
+              /**
+               * @example [
+               *       "receipt"
+               *     ]
+               */
+              tags: string[];
+              /**
+               * @description What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.
+               * @example {
+               *       "mx_host": "mx.example.org",
+               *       "response": "250 2.0.0 OK"
+               *     }
+               */
+              details: {
+                [key: string]: unknown;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getOwnDomain: {
@@ -479,7 +812,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -488,7 +821,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -497,8 +830,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `rate_limited` */
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -556,7 +907,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -565,7 +916,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -574,8 +925,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -605,7 +974,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -614,8 +983,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -653,7 +1040,7 @@ export interface operations {
           'application/json': components['schemas']['Domain'];
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -662,7 +1049,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -671,7 +1058,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -680,8 +1067,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `conflict`: domain "example.com" already exists */
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -715,7 +1120,7 @@ export interface operations {
           'application/json': components['schemas']['Domain'];
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -724,7 +1129,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -733,7 +1138,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -742,8 +1147,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -775,7 +1198,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -784,7 +1207,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -793,7 +1216,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -802,8 +1225,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -859,7 +1300,7 @@ export interface operations {
           'application/json': components['schemas']['Domain'];
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -868,7 +1309,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -877,7 +1318,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -886,8 +1327,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -921,7 +1380,7 @@ export interface operations {
           'application/json': components['schemas']['Domain'];
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -930,7 +1389,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -939,7 +1398,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -948,8 +1407,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -993,7 +1470,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1002,7 +1479,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1011,7 +1488,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1020,8 +1497,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -1071,7 +1566,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1080,7 +1575,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1089,7 +1584,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token; `domain_unverified` */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)); `domain_unverified`: the domain has not passed verification ([more](/docs/errors#domain_unverified)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1098,8 +1593,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -1131,7 +1644,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1140,7 +1653,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1149,7 +1662,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1158,8 +1671,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -1205,7 +1736,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1214,7 +1745,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1223,7 +1754,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1232,8 +1763,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -1285,7 +1834,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1294,7 +1843,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1303,7 +1852,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1312,8 +1861,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -1347,7 +1914,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1356,7 +1923,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1365,7 +1932,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1374,7 +1941,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1383,8 +1950,1397 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `conflict`: domain "example.com" already exists */
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain's webhook: where it posts, whether it is healthy, and its recent delivery log. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Where events are POSTed.
+             * @example https://hooks.example.com/posthorn
+             */
+            url: string;
+            /** @description `disabled` after 410 Gone or failing for POSTHORN_WEBHOOK_DISABLE_AFTER; a PUT re-enables it and sends what waited. */
+            status: 'active' | 'disabled';
+            disabled_at: string | null;
+            /** @example null */
+            disabled_reason: string | null;
+            /** @description Start of the current run of failed attempts; null after any 2xx. */
+            failing_since: string | null;
+            /** @description The secrets that sign now, newest first; never their values. */
+            secrets: {
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              created_at: string;
+              /** @description Null for the current secret; for a rotated-out one, when it stops signing (until then both sign every POST). */
+              expires_at: string | null;
+            }[];
+            /**
+             * @description Deliveries waiting to be POSTed or retried.
+             * @example 0
+             */
+            pending: number;
+            /**
+             * @description Deliveries given up after the last retry (about a day of retries).
+             * @example 0
+             */
+            failed: number;
+            /** @description The delivery log: the last 50 POSTs, newest first. */
+            attempts: {
+              /**
+               * @description The `webhook-id` POSTed: the event id (`evt_…`) or notice id (`ntc_…`). A replayed event carries its original id.
+               * @example evt_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+               */
+              event_id: string;
+              /**
+               * @description The event (or notice) name.
+               * @example delivered
+               */
+              event: string;
+              /**
+               * @description 1 for a delivery's first POST, counting up with each retry.
+               * @example 1
+               */
+              attempt: number;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              at: string;
+              /**
+               * @description The receiver's HTTP status; null when there was no response (refused, network error, timeout).
+               * @example 200
+               */
+              status: number | null;
+              /**
+               * @description From the start of the POST to the end of the response; null when there was no response.
+               * @example 42
+               */
+              duration_ms: number | null;
+              /**
+               * @description The first 500 characters of the response body; null when there was no response.
+               * @example ok
+               */
+              response: string | null;
+              /**
+               * @description Why there was no response; null when there was one.
+               * @example null
+               */
+              error: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  setWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description An absolute https URL on a public address (http and private or loopback hosts only with POSTHORN_WEBHOOK_ALLOW_PRIVATE=1), no #fragment.
+           * @example https://hooks.example.com/posthorn
+           */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The URL was set; the secret is unchanged (and not shown). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Where events are POSTed.
+             * @example https://hooks.example.com/posthorn
+             */
+            url: string;
+            /** @description True when the webhook was disabled and this PUT switched it back on. */
+            reenabled: boolean;
+          };
+        };
+      };
+      /** @description The webhook was created; its secret is shown this once. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Where events are POSTed.
+             * @example https://hooks.example.com/posthorn
+             */
+            url: string;
+            /**
+             * @description The signing secret (Standard Webhooks `whsec_…`), shown only in this answer: it cannot be read back. Verify the `webhook-signature` header with it.
+             * @example whsec_oxxRarONFGLhfR1hiCaHfE6uoPmRMN1lTD4z5gp+RdA=
+             */
+            secret: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  removeWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The signing secret (Standard Webhooks `whsec_…`), shown only in this answer: it cannot be read back. Verify the `webhook-signature` header with it.
+             * @example whsec_oxxRarONFGLhfR1hiCaHfE6uoPmRMN1lTD4z5gp+RdA=
+             */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until then the previous secret signs beside the new one (POSTHORN_WEBHOOK_SECRET_OVERLAP).
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            previous_secret_expires_at: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  testWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The receiver's HTTP status (2xx means it accepted the test); null when no response was had: refused by the private-address guard, a network error or the timeout.
+             * @example 200
+             */
+            status: number | null;
+            /** @example 37 */
+            duration_ms: number;
+            /**
+             * @description The first 500 characters of the response body, or why there was no response.
+             * @example ok
+             */
+            response: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  replayWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    /** @description At most 31 days and 10000 events per request. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description ISO 8601 date-time (`2026-11-21T12:00:00Z`, `2026-11-21T13:00:00.000+01:00`) or date (midnight UTC), or Unix seconds as a string: the forms GET /v1/events takes. Inclusive.
+           * @example 2026-11-21T00:00:00Z
+           */
+          start: string;
+          /**
+           * @description ISO 8601 date-time (`2026-11-21T12:00:00Z`, `2026-11-21T13:00:00.000+01:00`) or date (midnight UTC), or Unix seconds as a string: the forms GET /v1/events takes. Inclusive.
+           * @example 2026-11-21T06:00:00Z
+           */
+          end: string;
+          /**
+           * @description Only events of this name.
+           * @example delivered
+           * @enum {string}
+           */
+          event?:
+            | 'accepted-by-system'
+            | 'rejected-by-system'
+            | 'accepted-by-mta'
+            | 'rejected-by-mta'
+            | 'delivered'
+            | 'failed'
+            | 'opened'
+            | 'clicked'
+            | 'complained'
+            | 'unsubscribed';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Events queued to the webhook again, each with its original id as `webhook-id`.
+             * @example 1234
+             */
+            queued: number;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: {
+        /**
+         * @description The month to report, `YYYY-MM` (UTC); the current month when left out.
+         * @example 2026-11
+         */
+        month?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The month’s usage. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "month": "2026-11",
+           *       "accepted": 1250,
+           *       "quota": 50000,
+           *       "days": [
+           *         {
+           *           "date": "2026-11-01",
+           *           "accepted": 40,
+           *           "delivered": 39,
+           *           "failed": 1,
+           *           "complained": 0,
+           *           "opened": 12,
+           *           "clicked": 3
+           *         }
+           *       ],
+           *       "complaint_rate": {
+           *         "complaints": 1,
+           *         "delivered": 5120,
+           *         "rate": 0.000195,
+           *         "threshold": 0.001,
+           *         "warning_at": 0.0008,
+           *         "window_days": 30,
+           *         "min_delivered": 1000
+           *       }
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description The month reported, `YYYY-MM` (UTC).
+             * @example 2026-11
+             */
+            month: string;
+            /** @description Recipients accepted this month over every domain of the account: the count the quota is held against. */
+            accepted: number;
+            /** @description The account’s monthly quota in accepted recipients; null when there is none. */
+            quota: number | null;
+            /** @description One entry per UTC day of the month, oldest first: up to today for the current month, every day for a past one, none for a month to come. */
+            days: {
+              /**
+               * Format: date
+               * @description The UTC day, `YYYY-MM-DD`.
+               * @example 2026-11-21
+               */
+              date: string;
+              /** @description Recipients accepted (`accepted-by-system` events). */
+              accepted: number;
+              /** @description `delivered` events. */
+              delivered: number;
+              /** @description `failed` events (hard, soft and block bounces, and mail given up on). */
+              failed: number;
+              /** @description `complained` events (spam complaints). */
+              complained: number;
+              /** @description `opened` events, every load of the pixel. */
+              opened: number;
+              /** @description `clicked` events, every tracked link followed. */
+              clicked: number;
+            }[];
+            /**
+             * @description The account’s rolling 30-day complaint rate as of now, over all its domains (the same figures as `GET /v1/domain` gives per domain), whatever `month` asks for.
+             * @example {
+             *       "complaints": 1,
+             *       "delivered": 5120,
+             *       "rate": 0.000195,
+             *       "threshold": 0.001,
+             *       "warning_at": 0.0008,
+             *       "window_days": 30,
+             *       "min_delivered": 1000
+             *     }
+             */
+            complaint_rate: {
+              /** @description `complained` events in the window. */
+              complaints: number;
+              /** @description `delivered` events in the window. */
+              delivered: number;
+              /** @description complaints / delivered; null when nothing was delivered in the window. */
+              rate: number | null;
+              /** @description The acceptable use policy’s limit (0.001 = 0.1%). */
+              threshold: number;
+              /** @description A domain above this rate gets a `domain.complaint_rate` notice. */
+              warning_at: number;
+              /** @description The rolling window, in days, ending now. */
+              window_days: number;
+              /** @description No notice is raised below this many deliveries in the window. */
+              min_delivered: number;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listMessages: {
+    parameters: {
+      query?: {
+        /** @description `queued` (waiting for or in its first attempt), `deferred` (failed temporarily, to be tried again: see `last_reply`), `delivered`, `failed` (refused, bounced, or given up), `rejected` (not sent: no mail server for the domain, or refused at submission), `suppressed` (refused at submission: on the suppression list), `scheduled` (held until its send time) */
+        status?: 'queued' | 'deferred' | 'delivered' | 'failed' | 'rejected' | 'suppressed' | 'scheduled';
+        /**
+         * @description Messages to this recipient (case-insensitive)
+         * @example ana@example.org
+         */
+        to?: string;
+        /** @description Messages with this tag */
+        tag?: string;
+        /**
+         * @description Sent at or after: Unix seconds or ISO 8601, as in GET /v1/events
+         * @example 2026-11-21
+         */
+        start?: string;
+        /**
+         * @description Sent at or before, in the forms of start
+         * @example 2026-11-21T12:00:00Z
+         */
+        end?: string;
+        /**
+         * @description With an account token: which of the account's domains (required when it has more than one). A sending key reads its own domain.
+         * @example mail.example.com
+         */
+        domain?: string;
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Newest first, ties by id */
+            messages: {
+              /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+              id: string;
+              /**
+               * @description The sending domain
+               * @example mail.example.com
+               */
+              domain: string;
+              /**
+               * @description The sender address, after the from rules
+               * @example orders@mail.example.com
+               */
+              from: string;
+              /** @example Your order 4711 */
+              subject: string;
+              /**
+               * @example [
+               *       "receipt"
+               *     ]
+               */
+              tags: string[];
+              /**
+               * @description The metadata given at send
+               * @example {
+               *       "order": "4711"
+               *     }
+               */
+              metadata: {
+                [key: string]: string;
+              };
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              created_at: string;
+              /** @description The template the message was rendered from; null when it was sent with its own html or text */
+              template: {
+                name: string;
+                version: number;
+              } | null;
+              recipients: {
+                /** @example ana@example.org */
+                address: string;
+                /**
+                 * @description `queued` (waiting for or in its first attempt), `deferred` (failed temporarily, to be tried again: see `last_reply`), `delivered`, `failed` (refused, bounced, or given up), `rejected` (not sent: no mail server for the domain, or refused at submission), `suppressed` (refused at submission: on the suppression list), `scheduled` (held until its send time)
+                 * @enum {string}
+                 */
+                status: 'queued' | 'deferred' | 'delivered' | 'failed' | 'rejected' | 'suppressed' | 'scheduled';
+                /** @description The recipient's newest event; null before it has one */
+                last_event: {
+                  /**
+                   * @description `evt_…`
+                   * @example evt_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+                   */
+                  id: string;
+                  /**
+                   * @description The event type: `accepted-by-system`, `rejected-by-system`, `accepted-by-mta`, `rejected-by-mta`, `delivered`, `failed`, `opened`, `clicked`, `complained`, `unsubscribed`. Ignore types you do not know; more may be added.
+                   * @example delivered
+                   */
+                  event: string;
+                  /**
+                   * Format: date-time
+                   * @example 2026-11-25T09:30:00.000Z
+                   */
+                  occurred_at: string;
+                  /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+                  message_id: string;
+                  /**
+                   * @description The sender address, after the from rules
+                   * @example orders@example.com
+                   */
+                  from: string;
+                  /**
+                   * @description The recipient this event is about
+                   * @example ana@example.org
+                   */
+                  to: string;
+                  /** @example Your order 4711 */
+                  subject: string;
+                  /**
+                   * @example [
+                   *       "receipt"
+                   *     ]
+                   */
+                  tags: string[];
+                  /**
+                   * @description What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.
+                   * @example {
+                   *       "mx_host": "mx.example.org",
+                   *       "response": "250 2.0.0 OK"
+                   *     }
+                   */
+                  details: {
+                    [key: string]: unknown;
+                  };
+                } | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T09:30:00.000Z
+                 */
+                updated_at: string;
+                /**
+                 * @description While another attempt is to come: why the last one failed, usually the receiving server's reply (`451 4.3.0 …`). Deferrals are not events, so this is where they show.
+                 * @example 451 4.3.0 Temporary failure, try again later
+                 */
+                last_reply: string | null;
+                /** @description When the next attempt is due, while one is (null during an attempt and once done) */
+                next_attempt_at: string | null;
+              }[];
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The message id from the send response, with or without `msg_`
+         * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+            id: string;
+            /**
+             * @description The sending domain
+             * @example mail.example.com
+             */
+            domain: string;
+            /**
+             * @description The sender address, after the from rules
+             * @example orders@mail.example.com
+             */
+            from: string;
+            /** @example Your order 4711 */
+            subject: string;
+            /**
+             * @example [
+             *       "receipt"
+             *     ]
+             */
+            tags: string[];
+            /**
+             * @description The metadata given at send
+             * @example {
+             *       "order": "4711"
+             *     }
+             */
+            metadata: {
+              [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            created_at: string;
+            /** @description The template the message was rendered from; null when it was sent with its own html or text */
+            template: {
+              name: string;
+              version: number;
+            } | null;
+            recipients: {
+              /** @example ana@example.org */
+              address: string;
+              /**
+               * @description `queued` (waiting for or in its first attempt), `deferred` (failed temporarily, to be tried again: see `last_reply`), `delivered`, `failed` (refused, bounced, or given up), `rejected` (not sent: no mail server for the domain, or refused at submission), `suppressed` (refused at submission: on the suppression list), `scheduled` (held until its send time)
+               * @enum {string}
+               */
+              status: 'queued' | 'deferred' | 'delivered' | 'failed' | 'rejected' | 'suppressed' | 'scheduled';
+              /** @description The recipient's newest event; null before it has one */
+              last_event: {
+                /**
+                 * @description `evt_…`
+                 * @example evt_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+                 */
+                id: string;
+                /**
+                 * @description The event type: `accepted-by-system`, `rejected-by-system`, `accepted-by-mta`, `rejected-by-mta`, `delivered`, `failed`, `opened`, `clicked`, `complained`, `unsubscribed`. Ignore types you do not know; more may be added.
+                 * @example delivered
+                 */
+                event: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T09:30:00.000Z
+                 */
+                occurred_at: string;
+                /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+                message_id: string;
+                /**
+                 * @description The sender address, after the from rules
+                 * @example orders@example.com
+                 */
+                from: string;
+                /**
+                 * @description The recipient this event is about
+                 * @example ana@example.org
+                 */
+                to: string;
+                /** @example Your order 4711 */
+                subject: string;
+                /**
+                 * @example [
+                 *       "receipt"
+                 *     ]
+                 */
+                tags: string[];
+                /**
+                 * @description What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.
+                 * @example {
+                 *       "mx_host": "mx.example.org",
+                 *       "response": "250 2.0.0 OK"
+                 *     }
+                 */
+                details: {
+                  [key: string]: unknown;
+                };
+              } | null;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              updated_at: string;
+              /**
+               * @description While another attempt is to come: why the last one failed, usually the receiving server's reply (`451 4.3.0 …`). Deferrals are not events, so this is where they show.
+               * @example 451 4.3.0 Temporary failure, try again later
+               */
+              last_reply: string | null;
+              /** @description When the next attempt is due, while one is (null during an attempt and once done) */
+              next_attempt_at: string | null;
+            }[];
+            /** @description The message's events, oldest first (at most 1,000: see events_truncated) */
+            events: {
+              /**
+               * @description `evt_…`
+               * @example evt_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+               */
+              id: string;
+              /**
+               * @description The event type: `accepted-by-system`, `rejected-by-system`, `accepted-by-mta`, `rejected-by-mta`, `delivered`, `failed`, `opened`, `clicked`, `complained`, `unsubscribed`. Ignore types you do not know; more may be added.
+               * @example delivered
+               */
+              event: string;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              occurred_at: string;
+              /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+              message_id: string;
+              /**
+               * @description The sender address, after the from rules
+               * @example orders@example.com
+               */
+              from: string;
+              /**
+               * @description The recipient this event is about
+               * @example ana@example.org
+               */
+              to: string;
+              /** @example Your order 4711 */
+              subject: string;
+              /**
+               * @example [
+               *       "receipt"
+               *     ]
+               */
+              tags: string[];
+              /**
+               * @description What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.
+               * @example {
+               *       "mx_host": "mx.example.org",
+               *       "response": "250 2.0.0 OK"
+               *     }
+               */
+              details: {
+                [key: string]: unknown;
+              };
+            }[];
+            /** @description True when the message has more than 1,000 events: page GET /v1/events?message_id= for all */
+            events_truncated: boolean;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMessageContent: {
+    parameters: {
+      query?: {
+        /**
+         * @description The copy signed for this recipient (copies differ per recipient with tracking, and per recipient domain in their DKIM-Signature); default: the copy signed last
+         * @example ana@example.org
+         */
+        recipient?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The message id from the send response, with or without `msg_`
+         * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The signed message (RFC 5322) as handed to delivery: its DKIM-Signature fields, then the message. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'message/rfc822': string;
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };

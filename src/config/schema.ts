@@ -275,7 +275,8 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     parse: (t) => p.parseInteger(t, 1, 100_000),
     default: () => 10,
     defaultText: '`10`',
-    description: 'GET /v1/events requests per second per API key before 429 (see docs/api.md).',
+    description:
+      'Reads per second per credential (API key or account token) before 429, counted apart for GET /v1/events, GET /v1/domain and the GET /v1/messages routes (see docs/api.md).',
   }),
   entry({
     key: 'domainRecheckInterval',

@@ -25,6 +25,10 @@ import { auditRoutes } from './routes/audit.js';
 import { domainsRoutes } from './routes/domains.js';
 import { Domain } from './schemas/domains.js';
 import { credentialRoutes } from './routes/credentials.js';
+import { webhookRoutes } from './routes/webhook.js';
+import { usageRoutes } from './routes/usage.js';
+import { docsRoutes } from './routes/docs.js';
+import { messageRoutes } from './routes/messages.js';
 import { VERSION } from '../core/version.js';
 
 /** What a route handler may throw: Fastify's own errors, a validation failure, or an ApiError to send as is. */
@@ -220,6 +224,10 @@ export function buildApp(
   app.register(auditRoutes(deps));
   app.register(domainsRoutes(deps));
   app.register(credentialRoutes(deps));
+  app.register(webhookRoutes(deps));
+  app.register(usageRoutes(deps));
+  app.register(docsRoutes());
+  app.register(messageRoutes(deps));
   return app;
 }
 

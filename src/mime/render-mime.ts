@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { compile } from 'html-to-text';
 import type { MessageDraft } from './message-draft.js';
 import { encodeWord, encodeWords, foldLines, hasLongerLines, isPlainText, qpEncode, qpWrap } from './nodemailer-lib.js';
@@ -217,11 +217,25 @@ export function joinPieces(pieces: Piece[], sliceChars = SLICE_CHARS, room = 0):
 }
 
 /**
+ * A multipart boundary (RFC 2046 §5.1.1) derived from the message's Message-ID and the part it
+ * delimits, not drawn at random: rendering a draft again then gives the very bytes that were signed
+ * and delivered (messages/message-source.ts checks them against the digest stored at signing). It
+ * cannot occur in the parts: `=_` is never produced by quoted-printable or base64, and a 7bit part
+ * would have to contain a hash of a Message-ID that is made only after its content was submitted.
+ * Every boundary a rendering uses must come from here, each with its own `label`.
+ */
+export function mimeBoundary(messageId: string, label: string): string {
+  const hash = createHash('sha256').update(`posthorn-boundary\0${messageId}\0${label}`).digest('hex');
+  return `----=_Posthorn_${hash.slice(0, 24)}`;
+}
+
+/**
  * Renders a draft to an RFC 5322 message: multipart/alternative when there is HTML. Written from
  * nodemailer's header and quoted-printable encoders rather than its streaming MailComposer, which
  * measured at about 1 ms per message — a third of the delivery engine's budget (bench/deliver.ts).
  * Tests parse the result back with mailparser. With `room`, the message starts that many bytes into
- * the returned buffer (joinPieces).
+ * the returned buffer (joinPieces). The same draft always renders to the same bytes (see
+ * mimeBoundary), which is what lets GET /v1/messages/{id}/content give back the source as delivered.
  */
 export function renderMime(draft: MessageDraft, room = 0): Buffer {
   const text = draft.text ?? (draft.html !== null ? textFromHtml(draft.html) : '');
@@ -236,7 +250,7 @@ export function renderMime(draft: MessageDraft, room = 0): Buffer {
   ];
   if (draft.html === null)
     return joinPieces([`${lines.join('\r\n')}\r\n`, ...partPieces('text/plain', text), '\r\n'], SLICE_CHARS, room);
-  const boundary = `----=_Posthorn_${randomBytes(12).toString('hex')}`;
+  const boundary = mimeBoundary(draft.messageId, 'alternative');
   return joinPieces(
     [
       `${lines.join('\r\n')}\r\nContent-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n--${boundary}\r\n`,

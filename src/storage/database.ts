@@ -27,6 +27,7 @@ export interface Database {
   feedback_keys: FeedbackKeyTable;
   account_tokens: AccountTokenTable;
   audit_log: AuditLogTable;
+  message_signatures: MessageSignatureTable;
 }
 
 export interface AccountTable {
@@ -355,4 +356,23 @@ export interface AuditLogTable {
   /** What it was done to: a domain name, an address, a token name. Never a secret. */
   target: string;
   ip: string | null;
+}
+
+/**
+ * One signing of a delivery group (delivery/deliver-group.ts): the DKIM-Signature fields it put
+ * before the message, and the SHA-256 of the whole signed message. With the message's stored body
+ * (rendered the same way again, mime/render-mime.ts) they give back the source as delivered
+ * (messages/message-source.ts). Purged with the bodies (POSTHORN_BODY_RETENTION).
+ */
+export interface MessageSignatureTable {
+  id: string;
+  message_id: string;
+  /** JSON array of the `rcp_` ids the signed copy went to (one, for a tracked message). */
+  recipient_ids: string;
+  /** The signing time (DKIM `t=`), epoch ms. */
+  signed_at: number;
+  /** The DKIM-Signature fields, CRLF-terminated, as prepended to the message. */
+  fields: string;
+  /** SHA-256 of the signed message (fields and message), base64. */
+  digest: string;
 }

@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007-sandbox-raw-bytes.js';
 import * as m0008 from './migrations/0008-sandbox-raw-parts.js';
 import * as m0009 from './migrations/0009-management.js';
 import * as m0010 from './migrations/0010-domain-deletion.js';
+import * as m0012 from './migrations/0012-message-status.js';
 
 /** Numbered, forward-only migrations (CONTRIBUTING.md, Add a migration), listed in code so no file scan is needed. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-sandbox-raw-parts': m0008,
   '0009-management': m0009,
   '0010-domain-deletion': m0010,
+  '0012-message-status': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
