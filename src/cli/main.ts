@@ -4,9 +4,9 @@ import { CommandError } from './command-error.js';
 import { accountCreate, accountSet } from './account-commands.js';
 import { bounceParse } from './bounce-commands.js';
 import type { Command, CliOptions } from './command.js';
-import { domainAdd, domainSet, domainShow, domainVerify } from './domain-commands.js';
+import { domainAdd, domainDelete, domainSet, domainShow, domainVerify } from './domain-commands.js';
 import { inboundList, inboundShow } from './inbound-commands.js';
-import { keyCreate } from './key-commands.js';
+import { keyCreate, keyRevoke } from './key-commands.js';
 import { messageShow } from './message-commands.js';
 import { tokenCreate, tokenList, tokenRevoke } from './token-commands.js';
 import { noticeList } from './notice-commands.js';
@@ -35,7 +35,9 @@ const COMMANDS: Command[] = [
   domainVerify,
   domainShow,
   domainSet,
+  domainDelete,
   keyCreate,
+  keyRevoke,
   tokenCreate,
   tokenList,
   tokenRevoke,

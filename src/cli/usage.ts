@@ -16,7 +16,9 @@ Commands:
   domain set DOMAIN --ed25519 on|off          also sign with Ed25519 (RFC 8463); prints the extra record
   domain set DOMAIN [--track-opens on|off] [--track-clicks on|off] [--unsubscribe on|off]
                                               the domain's tracking defaults (docs/tracking.md)
+  domain delete DOMAIN                        its key, SMTP logins and webhook stop; accepted mail still goes
   key create DOMAIN                           issue the domain's API key; the previous key stops working
+  key revoke DOMAIN                           the domain's API key stops working; it has none until key create
   token create --account NAME [--name LABEL] [--role admin|viewer]
                                               an account token (pha_…) for the management API (shown once)
   token list --account NAME                   the account's live tokens (never the tokens themselves)

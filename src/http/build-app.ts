@@ -22,6 +22,9 @@ import { validationApiError } from './validation-error.js';
 import { parseJsonBody } from './json-body.js';
 import { openApiRoute } from './routes/openapi.js';
 import { auditRoutes } from './routes/audit.js';
+import { domainsRoutes } from './routes/domains.js';
+import { Domain } from './schemas/domains.js';
+import { credentialRoutes } from './routes/credentials.js';
 import { webhookRoutes } from './routes/webhook.js';
 import { usageRoutes } from './routes/usage.js';
 import { docsRoutes } from './routes/docs.js';
@@ -75,6 +78,9 @@ export function buildApp(
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
+    // A path parameter may be a whole domain name (253 characters, RFC 1035 §2.3.4); the router's
+    // default cap of 100 would refuse long names before the route's schema could name the field.
+    maxParamLength: 1024,
     // Errors Fastify raises before any route runs (a path with a malformed percent-escape such as
     // `/v1/%ff`, RFC 3986 §2.1) get the API's error body too, not Fastify's own shape.
     frameworkErrors: (err, _req, reply) => {
@@ -101,6 +107,10 @@ export function buildApp(
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   registerOpenApi(app, VERSION);
+  // Shared response components are added here, at the root: Fastify gives a plugin that adds a
+  // schema of its own a fresh validator from its default factory, which would quietly drop unknown
+  // body fields instead of refusing them (see requestAjv in openapi.ts).
+  app.addSchema(Domain);
   // Route schemas (schemas/*.ts) validate with our own Ajv: no coercion in bodies, coercion in
   // query strings and paths (validation-error.ts names the field). Responses are written with
   // JSON.stringify, not a schema-driven serializer that would quietly drop or coerce what does not
@@ -212,6 +222,8 @@ export function buildApp(
   app.register(trackingRoutes(deps));
   app.register(domainRoute(deps));
   app.register(auditRoutes(deps));
+  app.register(domainsRoutes(deps));
+  app.register(credentialRoutes(deps));
   app.register(webhookRoutes(deps));
   app.register(usageRoutes(deps));
   app.register(docsRoutes());

@@ -30,11 +30,12 @@ export async function readDomain(
     const row = await findAccountDomain(deps, accountId, name);
     return { id: row.id, name: row.name };
   }
-  // The sandbox domain counts only in sandbox mode, as in findAccountDomain.
+  // The sandbox domain counts only in sandbox mode, and a deleted domain never, as in findAccountDomain.
   const rows = await deps.db
     .selectFrom('domains')
     .select(['id', 'name'])
     .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
     .$if(!deps.config.sandbox, (q) => q.where('sandbox', '=', 0))
     .orderBy('name')
     .limit(NAMED + 1)

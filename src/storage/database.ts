@@ -73,6 +73,11 @@ export interface DomainTable {
   unsubscribe: number;
   /** When the last complaint-rate warning notice was raised (docs/inbound.md, Complaint rate), so it is not repeated on every complaint. */
   complaint_warned_at: number | null;
+  /**
+   * When the domain was deleted (docs/api.md, Management API): its credentials and webhook ended
+   * then; the row stays for the mail it already accepted. Null while it is live; only live names are unique.
+   */
+  deleted_at: number | null;
 }
 
 export interface ApiKeyTable {

@@ -10,6 +10,7 @@ import { ERROR_TABLE, errorBody, type ApiErrorType } from '../../src/core/api-er
 import { RefusedError, type RefusalReason } from '../../src/core/refused-error.js';
 import { parseRoles } from '../../src/core/roles.js';
 import { revokeSmtpCredential } from '../../src/credentials/smtp-credentials.js';
+import { createDomainApiKey, revokeDomainApiKey, showDomainApiKey } from '../../src/credentials/domain-api-key.js';
 import { addDomain, findDomain } from '../../src/domains/add-domain.js';
 import { refusalApiError } from '../../src/http/refusal.js';
 import { addSuppression, removeSuppression } from '../../src/suppression/manage-suppressions.js';
@@ -32,6 +33,7 @@ const API_TYPE: Record<RefusalReason, { type: ApiErrorType; status: number }> = 
   invalid: { type: 'invalid_request', status: 400 },
   not_found: { type: 'not_found', status: 404 },
   conflict: { type: 'conflict', status: 409 },
+  unverified: { type: 'domain_unverified', status: 403 },
 };
 
 async function refusalOf(run: () => unknown): Promise<RefusedError> {
@@ -107,6 +109,27 @@ for (const dialect of testDialects()) {
         field: 'domain',
         cli: 'no domain named "nope.test"; add it with: posthorn domain add nope.test --account NAME',
         api: 'no domain named "nope.test"',
+      });
+    });
+
+    test('API keys', async () => {
+      await seedDomain(deps, { domain: 'pending.test', status: 'pending' });
+      const msg =
+        'pending.test is pending: an API key is issued once the domain is verified; publish its DNS records and verify it first';
+      await assertRefusal(() => createDomainApiKey(deps, 'pending.test', CLI_ACTOR), {
+        reason: 'unverified',
+        cli: msg,
+      });
+      await assertRefusal(() => showDomainApiKey(deps, 'nokey.test'), {
+        reason: 'not_found',
+        field: 'domain',
+        cli: 'no domain named "nokey.test"; add it with: posthorn domain add nokey.test --account NAME',
+        api: 'no domain named "nokey.test"',
+      });
+      await revokeDomainApiKey(deps, 'example.test', CLI_ACTOR);
+      await assertRefusal(() => revokeDomainApiKey(deps, 'example.test', CLI_ACTOR), {
+        reason: 'not_found',
+        cli: 'example.test has no API key',
       });
     });
 
