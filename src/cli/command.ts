@@ -18,6 +18,10 @@ export interface CliOptions {
   'track-clicks'?: string;
   unsubscribe?: string;
   unmatched?: boolean;
+  subject?: string;
+  html?: string;
+  text?: string;
+  version?: string;
 }
 
 /** What a command gets: its positional arguments (after the command words) and the options. */

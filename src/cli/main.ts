@@ -16,6 +16,14 @@ import { secretsRotateCommand, secretsStatusCommand } from './secrets-commands.j
 import { serveCommand } from './serve-command.js';
 import { smtpCredentialCreate, smtpCredentialList, smtpCredentialRevoke } from './smtp-credential-commands.js';
 import { suppressionAdd, suppressionList, suppressionRemove } from './suppression-commands.js';
+import {
+  templateCreate,
+  templateDelete,
+  templateInstallExamples,
+  templateList,
+  templateShow,
+  templateUpdate,
+} from './template-commands.js';
 import { USAGE } from './usage.js';
 import { webhookRemove, webhookRotate, webhookSet, webhookShow } from './webhook-commands.js';
 
@@ -37,6 +45,12 @@ const COMMANDS: Command[] = [
   suppressionAdd,
   suppressionRemove,
   suppressionList,
+  templateCreate,
+  templateUpdate,
+  templateShow,
+  templateList,
+  templateDelete,
+  templateInstallExamples,
   noticeList,
   sandboxList,
   sandboxShow,

@@ -21,6 +21,10 @@ const OPTIONS = {
   'track-clicks': { type: 'string' },
   unsubscribe: { type: 'string' },
   unmatched: { type: 'boolean' },
+  subject: { type: 'string' },
+  html: { type: 'string' },
+  text: { type: 'string' },
+  version: { type: 'string' },
 } as const;
 
 /** argv split into positional words and options; a UsageError for an unknown or malformed option. */

@@ -19,6 +19,7 @@ export const ID_PREFIXES = [
   'rpt',
   'tok',
   'aud',
+  'tmpl',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

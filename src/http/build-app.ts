@@ -22,6 +22,7 @@ import { validationApiError } from './validation-error.js';
 import { parseJsonBody } from './json-body.js';
 import { openApiRoute } from './routes/openapi.js';
 import { auditRoutes } from './routes/audit.js';
+import { templateRoutes } from './routes/templates.js';
 import { VERSION } from '../core/version.js';
 
 /** What a route handler may throw: Fastify's own errors, a validation failure, or an ApiError to send as is. */
@@ -208,6 +209,7 @@ export function buildApp(
   app.register(trackingRoutes(deps));
   app.register(domainRoute(deps));
   app.register(auditRoutes(deps));
+  app.register(templateRoutes(deps));
   return app;
 }
 

@@ -5,6 +5,7 @@ import { validateCustomHeaders } from './custom-headers.js';
 import type { SendRequest } from './send-request.js';
 import type { TrackingOverrides } from '../tracking/settings.js';
 import { jsonDepthExceeded, MAX_JSON_DEPTH } from './json-depth.js';
+import { templateField } from '../templates/send-template.js';
 
 const FIELDS = new Set([
   'from',
@@ -144,7 +145,7 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
     if (!FIELDS.has(key))
       return invalid(
         key,
-        `unknown field ${key}; expected from, to, subject, html, text, tags, headers, track_opens, track_clicks, unsubscribe`,
+        `unknown field ${key}; expected from, to, subject, html, text, template, tags, headers, track_opens, track_clicks, unsubscribe`,
       );
   }
   for (const key of Object.keys(body)) {
@@ -155,37 +156,52 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
         `${bad} contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape), which is not a character; send the character itself or its full surrogate pair`,
       );
   }
-  if (body.template !== undefined || body.variables !== undefined) {
-    return invalid(
-      body.template !== undefined ? 'template' : 'variables',
-      'templates are not available on this server yet; send html or text',
-    );
-  }
+  // A template is the other body source (docs/api.md, Sending with a template): checked here, rendered by the pipeline.
+  const template = templateField(body);
+  if (template !== null && 'type' in template) return template;
   if (typeof body.from !== 'string')
     return invalid('from', body.from === undefined ? 'from is required' : 'from must be a string');
   const from = parseMailbox(body.from);
   if ('error' in from) return invalid('from', `from ${from.error}`);
   const to = validateRecipients(body.to);
   if (!Array.isArray(to)) return to;
-  if (typeof body.subject !== 'string')
-    return invalid('subject', body.subject === undefined ? 'subject is required' : 'subject must be a string');
-  const subject = body.subject.trim();
-  if (subject === '') return invalid('subject', 'subject must not be empty');
-  if (/[\r\n\0]/.test(subject)) return invalid('subject', 'subject must not contain CR, LF or NUL');
-  const control = controlCharacter(subject);
-  if (control !== null) return invalid('subject', `subject must not contain control characters; found ${control}`);
-  if (subject.length > MAX_SUBJECT) return invalid('subject', `subject is longer than ${MAX_SUBJECT} characters`);
+  // With a template, subject is optional: the template's is rendered unless the send gives its own.
+  const subject = template !== null && body.subject === undefined ? '' : validateSubject(body.subject);
+  if (typeof subject !== 'string') return subject;
   const html = optionalString(body, 'html');
   if (html !== null && typeof html !== 'string') return html;
   const text = optionalString(body, 'text');
   if (text !== null && typeof text !== 'string') return text;
   // With no body source at all, the field named is `html`.
-  if (html === null && text === null) return invalid('html', 'one of html or text is required');
+  if (template === null && html === null && text === null)
+    return invalid('html', 'one of html or text (or a template) is required');
   const tags = validateTags(body.tags);
   if (!Array.isArray(tags)) return tags;
   const headers = validateCustomHeaders(body.headers);
   if (!Array.isArray(headers)) return headers;
   const tracking = validateTracking(body);
   if ('type' in tracking) return tracking;
-  return { from, to, subject, html, text, tags, headers, tracking };
+  return {
+    from,
+    to,
+    subject,
+    html,
+    text,
+    tags,
+    headers,
+    tracking,
+    ...(template !== null ? { template: { ...template, subject: subject === '' ? null : subject } } : {}),
+  };
+}
+
+function validateSubject(value: unknown): string | ApiError {
+  if (typeof value !== 'string')
+    return invalid('subject', value === undefined ? 'subject is required' : 'subject must be a string');
+  const subject = value.trim();
+  if (subject === '') return invalid('subject', 'subject must not be empty');
+  if (/[\r\n\0]/.test(subject)) return invalid('subject', 'subject must not contain CR, LF or NUL');
+  const control = controlCharacter(subject);
+  if (control !== null) return invalid('subject', `subject must not contain control characters; found ${control}`);
+  if (subject.length > MAX_SUBJECT) return invalid('subject', `subject is longer than ${MAX_SUBJECT} characters`);
+  return subject;
 }

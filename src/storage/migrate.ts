@@ -9,6 +9,7 @@ import * as m0006 from './migrations/0006-partition-events.js';
 import * as m0007 from './migrations/0007-sandbox-raw-bytes.js';
 import * as m0008 from './migrations/0008-sandbox-raw-parts.js';
 import * as m0009 from './migrations/0009-management.js';
+import * as m0015 from './migrations/0015-templates.js';
 
 /** Numbered, forward-only migrations (CONTRIBUTING.md, Add a migration), listed in code so no file scan is needed. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-sandbox-raw-bytes': m0007,
   '0008-sandbox-raw-parts': m0008,
   '0009-management': m0009,
+  '0015-templates': m0015,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
