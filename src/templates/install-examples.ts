@@ -9,7 +9,7 @@ import { createTemplate } from './template-store.js';
  * left as it is, so running it again changes nothing.
  */
 export async function installExampleTemplates(
-  deps: Pick<Deps, 'db' | 'clock' | 'ids'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>,
   accountId: string,
   actor: Actor,
 ): Promise<{ installed: string[]; skipped: string[] }> {

@@ -22,5 +22,17 @@ export const MAX_RENDERED_BYTES = 10 * 1024 * 1024;
  * template that nests `#each` over large lists would use billions and is stopped here.
  */
 export const MAX_RENDER_STEPS = 200_000;
-/** Blocks and helper calls nested inside each other, at most. */
+/** Blocks (an `{{else if}}` counts as one more) and helper calls nested inside each other, at most. */
 export const MAX_NESTING = 32;
+/**
+ * Characters inside `{{…}}` tags in one part (comments aside). Handlebars' parser spends a few
+ * microseconds per token inside tags (and time growing with the square of the nesting), so this
+ * and MAX_NESTING bound what checking or compiling any part can cost to a fraction of a second.
+ */
+export const MAX_TAG_CHARS = 64 * 1024;
+/**
+ * `{{…}}` tags in one part. Handlebars compiles a template to JavaScript at roughly a tenth of a
+ * millisecond per tag: this keeps compiling the largest part allowed well under a second (on an
+ * offload thread: render-template.ts), where a large transactional template has a few hundred.
+ */
+export const MAX_TAGS = 2000;

@@ -96,7 +96,7 @@ env.registerHelper('date', (value: unknown, format: string, options: Handlebars.
   const d =
     typeof value === 'number'
       ? dayjs.unix(value).utc()
-      : typeof value === 'string' && ISO_DATE.test(value)
+      : typeof value === 'string' && isIsoDate(value)
         ? dayjs.utc(value)
         : null;
   if (d === null || !d.isValid())
@@ -109,7 +109,19 @@ env.registerHelper('date', (value: unknown, format: string, options: Handlebars.
 });
 
 /** ISO 8601 dates and date-times dayjs reads exactly: `2026-11-25`, `2026-11-25T09:30:00.000Z`, with an offset. */
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * An ISO 8601 date whose fields are in range: dayjs (like Date) rolls `2026-02-30` over into
+ * March rather than refusing it, and a wrong date in a receipt is worse than a refused send.
+ */
+function isIsoDate(value: string): boolean {
+  const m = ISO_DATE.exec(value);
+  if (!m) return false;
+  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1).map((x) => (x === undefined ? undefined : Number(x)));
+  const day = new Date(Date.UTC(y!, mo! - 1, d!));
+  return day.getUTCMonth() === mo! - 1 && day.getUTCDate() === d && h! < 24 && mi! < 60 && s! < 60;
+}
 
 env.registerHelper(INTERNAL_HELPERS.text, (chars: number) => {
   spend(1, chars);

@@ -10,20 +10,13 @@ import type { Database } from '../storage/database.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { Actor } from '../core/actor.js';
 import { RefusedError } from '../core/refused-error.js';
-import { controlCharacter, loneSurrogatePath } from '../core/text-checks.js';
 import { isUniqueViolation } from '../storage/unique-violation.js';
-import { MAX_BODY_SOURCE, MAX_SUBJECT_SOURCE, TEMPLATE_NAME } from './template-limits.js';
-import { parsePart, TemplateSyntaxError, type TemplatePart } from './template-syntax.js';
-import { compileVersion, type TemplateSources } from './render-version.js';
-import { renderPart, RenderStop, withBudget } from './template-runtime.js';
-import { INLINE_BUDGET } from './render-template.js';
+import { sharedOffloadPool } from '../offload/offload-pool.js';
+import { TEMPLATE_NAME } from './template-limits.js';
+import type { TemplateSources } from './render-version.js';
+import { checkTemplate, type CheckedTemplate, type TemplateInput } from './check-template.js';
 
-/** What a version is made from: a subject and at least one of html and text (Handlebars syntax). */
-export interface TemplateInput {
-  subject: string;
-  html?: string | null | undefined;
-  text?: string | null | undefined;
-}
+export type { TemplateInput } from './check-template.js';
 
 /** One version of a template, as the API shows it. */
 export interface TemplateView {
@@ -50,7 +43,7 @@ export interface TemplateSummary {
   updated_at: string;
 }
 
-type StoreDeps = Pick<Deps, 'db' | 'clock' | 'ids'>;
+type StoreDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>;
 
 const iso = (ms: number) => new Date(Number(ms)).toISOString();
 
@@ -68,70 +61,6 @@ const notFound = (name: string) =>
     subject: { kind: 'template', name },
   });
 
-/**
- * A version's sources checked: the subject one line of text, html and text within their size,
- * each part valid template syntax using only what Posthorn renders (a TemplateSyntaxError becomes
- * a refusal naming the part, with its line and column), and the variables they use.
- */
-export function checkTemplateInput(input: TemplateInput): TemplateSources & { variables: string[] } {
-  if (typeof input.subject !== 'string' || input.subject.trim() === '')
-    throw new RefusedError('invalid', 'subject is required: the template of the subject line', { field: 'subject' });
-  const subject = input.subject.trim();
-  if (subject.length > MAX_SUBJECT_SOURCE)
-    throw new RefusedError('invalid', `subject is longer than ${MAX_SUBJECT_SOURCE} characters`, { field: 'subject' });
-  const control = controlCharacter(subject, false);
-  if (control !== null)
-    throw new RefusedError('invalid', `subject must be one line without control characters; found ${control}`, {
-      field: 'subject',
-    });
-  const body = (part: 'html' | 'text'): string | null => {
-    const v = input[part];
-    if (v === undefined || v === null || v === '') return null;
-    if (typeof v !== 'string') throw new RefusedError('invalid', `${part} must be a string`, { field: part });
-    if (v.length > MAX_BODY_SOURCE)
-      throw new RefusedError('invalid', `${part} is longer than ${MAX_BODY_SOURCE} characters (1 MiB)`, {
-        field: part,
-      });
-    return v;
-  };
-  const sources: TemplateSources = { subject, html: body('html'), text: body('text') };
-  if (sources.html === null && sources.text === null)
-    throw new RefusedError('invalid', 'one of html or text is required', { field: 'html' });
-  for (const part of ['subject', 'html', 'text'] as const) {
-    if (sources[part] !== null && loneSurrogatePath(sources[part], part) !== null)
-      throw new RefusedError('invalid', `${part} contains a lone surrogate, which is not a character`, { field: part });
-  }
-  const variables = new Set<string>();
-  for (const part of ['subject', 'html', 'text'] as const) {
-    const source = sources[part];
-    if (source === null) continue;
-    try {
-      for (const v of parsePart(part, source).variables) variables.add(v);
-    } catch (err) {
-      if (err instanceof TemplateSyntaxError) throw new RefusedError('invalid', err.message, { field: err.part });
-      throw err;
-    }
-  }
-  dryRun(sources);
-  return { ...sources, variables: [...variables].sort() };
-}
-
-/**
- * Compiles the version and runs each part once with no variables, so that nothing about it can
- * first fail at a send. Handlebars compiles on first use; a part it would not compile is refused now.
- */
-function dryRun(sources: TemplateSources): void {
-  const compiled = compileVersion(sources);
-  for (const p of compiled.parts) {
-    try {
-      withBudget(INLINE_BUDGET, () => renderPart(p.compiled, {}));
-    } catch (err) {
-      if (err instanceof RenderStop) continue; // a budget or a value: variables decide, at render time
-      throw new RefusedError('invalid', `${p.part}: ${(err as Error).message}`, { field: p.part as TemplatePart });
-    }
-  }
-}
-
 /** Makes template `name` with its version 1 (`template.create`); 409 when the account has one of that name. */
 export async function createTemplate(
   deps: StoreDeps,
@@ -141,7 +70,7 @@ export async function createTemplate(
   actor: Actor,
 ): Promise<TemplateView> {
   checkTemplateName(name);
-  const checked = checkTemplateInput(input);
+  const checked = await checkTemplate(sharedOffloadPool(deps.config.offloadThreads), input);
   const now = deps.clock.now();
   const id = deps.ids.next('tmpl', now);
   const taken = () =>
@@ -185,7 +114,7 @@ export async function updateTemplate(
   actor: Actor,
 ): Promise<TemplateView> {
   checkTemplateName(name);
-  const checked = checkTemplateInput(input);
+  const checked = await checkTemplate(sharedOffloadPool(deps.config.offloadThreads), input);
   const now = deps.clock.now();
   const row = await deps.db.transaction().execute(async (trx) => {
     // One statement takes the next number, so concurrent updates each get their own.
@@ -212,7 +141,7 @@ async function insertVersion(
   trx: Kysely<Database> | Transaction<Database>,
   templateId: string,
   version: number,
-  checked: TemplateSources & { variables: string[] },
+  checked: CheckedTemplate,
   now: number,
 ): Promise<void> {
   await trx

@@ -12,7 +12,7 @@
  * number literals this file computes.
  */
 import Handlebars from 'handlebars';
-import { MAX_NESTING } from './template-limits.js';
+import { MAX_NESTING, MAX_TAG_CHARS, MAX_TAGS } from './template-limits.js';
 
 export type TemplatePart = 'subject' | 'html' | 'text';
 
@@ -126,6 +126,7 @@ export function parsePart(part: TemplatePart, source: string): ParsedPart {
 }
 
 function parseSource(part: TemplatePart, source: string): Program {
+  prescan(part, source);
   try {
     return Handlebars.parse(source);
   } catch (err) {
@@ -150,6 +151,71 @@ function parseSource(part: TemplatePart, source: string): Program {
     const token = /got '([A-Z_]+)'$|Unexpected '?([A-Za-z_ ]+)'?$/.exec(e.message);
     const name = token?.[1] ?? token?.[2] ?? '';
     throw new TemplateSyntaxError(part, line, column, `unexpected ${TOKENS[name] ?? (name || 'text')}`);
+  }
+}
+
+/**
+ * One linear pass over the source before Handlebars' parser runs, refusing what would make that
+ * parser or its compiler slow: more than MAX_TAGS tags or MAX_TAG_CHARS inside them, or blocks (with their `{{else if}}` chains)
+ * or parentheses nested more than MAX_NESTING deep; the parser's time grows with the square of
+ * the nesting (20,000 nested `{{#if}}` take minutes). It over-counts rather than under-counts
+ * (a `{{` in a string literal counts as a tag), which only matters far beyond any real template.
+ */
+function prescan(part: TemplatePart, source: string): void {
+  const at = (index: number, detail: string): never => {
+    const before = source.slice(0, index);
+    const line = before.split('\n').length;
+    throw new TemplateSyntaxError(part, line, index - before.lastIndexOf('\n'), detail);
+  };
+  let inside = 0;
+  let tags = 0;
+  let depth = 0;
+  const chains: number[] = [];
+  for (let i = source.indexOf('{{'); i !== -1; i = source.indexOf('{{', i)) {
+    let slashes = 0;
+    while (source[i - 1 - slashes] === '\\') slashes++;
+    if (slashes % 2 === 1) {
+      i += 2; // `\{{` is text
+      continue;
+    }
+    let j = i + 2;
+    while (source[j] === '{') j++;
+    if (source[j] === '~') j++;
+    if (source[j] === '!') {
+      const end = source.startsWith('!--', j) ? /--~?\}\}/g : /\}\}/g;
+      end.lastIndex = j;
+      const m = end.exec(source);
+      if (m === null) return; // unclosed: the parser says so
+      i = m.index + m[0].length;
+      continue;
+    }
+    const close = source.indexOf('}}', j);
+    if (close === -1) return;
+    const tag = source.slice(j, close);
+    inside += close + 2 - i;
+    if (++tags > MAX_TAGS) at(i, `this part has more than ${MAX_TAGS} {{…}} tags; split the template`);
+    if (inside > MAX_TAG_CHARS)
+      at(i, `the {{…}} tags of this part hold more than ${MAX_TAG_CHARS} characters; split the template`);
+    if (tag.startsWith('#') || (tag.startsWith('^') && tag.slice(1).replace('~', '').trim() !== '')) {
+      chains.push(0);
+      depth++;
+    } else if (tag.startsWith('/')) {
+      if (chains.length > 0) depth -= 1 + chains.pop()!;
+    } else if (/^\s*else\s+[^\s~]/.test(tag) && chains.length > 0) {
+      chains[chains.length - 1]!++;
+      depth++;
+    }
+    if (depth > MAX_NESTING) at(i, `blocks nest more than ${MAX_NESTING} deep ({{else if}} counts as one more)`);
+    let parens = 0;
+    let quote = '';
+    for (const c of tag) {
+      if (quote !== '') {
+        if (c === quote) quote = '';
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '(' && ++parens > MAX_NESTING) at(i, `helpers nest more than ${MAX_NESTING} deep`);
+      else if (c === ')') parens--;
+    }
+    i = close + 2;
   }
 }
 
@@ -463,4 +529,12 @@ function call(helper: string, params: Expression[], loc: Loc): MustacheStatement
 
 function numberLiteral(value: number, loc: Loc): Expression {
   return { type: 'NumberLiteral', value, original: value, loc } as hbs.AST.NumberLiteral;
+}
+
+/** How many `{{` a source holds: an upper bound of its tags, the measure of what compiling it costs. */
+export function countTags(source: string | null): number {
+  let n = 0;
+  if (source === null) return 0;
+  for (let i = source.indexOf('{{'); i !== -1; i = source.indexOf('{{', i + 2)) n++;
+  return n;
 }

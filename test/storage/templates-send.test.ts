@@ -249,6 +249,24 @@ for (const dialect of testDialects()) {
       assert.deepEqual(messageTemplate(row), { name: 'huge', version: 1 });
     });
 
+    test('a version with many tags is checked, compiled and rendered only on offload threads', async () => {
+      const pool = sharedOffloadPool(api.deps.config.offloadThreads);
+      const html = Array.from({ length: 300 }, (_, i) => `<p>{{v${i % 10}}}</p>`).join('\n');
+      let before = pool.offThread();
+      await createTemplate(api.deps, acme.accountId, 'many-tags', { subject: 'S {{v0}}', html }, CLI_ACTOR);
+      assert.ok(pool.offThread() > before, 'checked on an offload thread');
+      const variables = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`v${i}`, `<${i}>`]));
+      for (let round = 0; round < 2; round++) {
+        before = pool.offThread();
+        const res = await send({ template: { name: 'many-tags', variables } });
+        assert.equal(res.status, 202, JSON.stringify(res.body));
+        assert.ok(pool.offThread() > before, `send ${round + 1} rendered on an offload thread`);
+        const { draft } = await stored(res.body.id!);
+        assert.equal(draft.subject, 'S <0>');
+        assert.ok(draft.html!.startsWith('<p>&lt;0&gt;</p>\n<p>&lt;1&gt;</p>'), draft.html!.slice(0, 80));
+      }
+    });
+
     test('variables cannot reach the prototype: __proto__ in variables is inert', async () => {
       await createTemplate(
         api.deps,

@@ -14,7 +14,9 @@ export const STYLE = {
   h1: `margin:0 0 16px 0; font-family:${FONT}; font-size:24px; line-height:32px; font-weight:700; color:#111827;`,
   p: `margin:0 0 16px 0; font-family:${FONT}; font-size:16px; line-height:24px; color:#374151;`,
   small: `margin:0 0 8px 0; font-family:${FONT}; font-size:13px; line-height:20px; color:#6b7280;`,
+  /** A long URL written out: it may break anywhere rather than widen the column. */
   link: 'color:#2457d6; text-decoration:underline; word-break:break-all;',
+  inline: 'color:#2457d6; text-decoration:underline;',
   cell: `padding:8px 0; font-family:${FONT}; font-size:15px; line-height:22px; color:#374151; border-bottom:1px solid #e5e7eb;`,
   font: FONT,
 };
@@ -45,8 +47,11 @@ export function layout(opts: { title: string; preheader: string; content: string
 <style>
 @media only screen and (max-width: 620px) {
   .container { width: 100% !important; }
+  .header { padding: 24px 20px 0 20px !important; }
   .content { padding: 24px 20px !important; }
-  .button, .button td, .button a { display: block !important; width: 100% !important; text-align: center !important; }
+  .footer { padding: 16px 20px !important; }
+  .button { width: 100% !important; }
+  .button a { display: block !important; text-align: center !important; }
 }
 </style>
 </head>
@@ -59,7 +64,7 @@ export function layout(opts: { title: string; preheader: string; content: string
 <table role="presentation" class="container" width="600" cellpadding="0" cellspacing="0" border="0" style="width:600px; max-width:600px; background-color:#ffffff; border-radius:8px;">
 <tbody>
 <tr>
-<td style="padding:24px 40px 0 40px; font-family:${FONT}; font-size:18px; line-height:24px; font-weight:700; color:#111827;">{{product.name}}</td>
+<td class="header" style="padding:24px 40px 0 40px; font-family:${FONT}; font-size:18px; line-height:24px; font-weight:700; color:#111827;">{{product.name}}</td>
 </tr>
 <tr>
 <td class="content" style="padding:24px 40px 32px 40px;">
@@ -71,7 +76,7 @@ ${opts.content}
 <table role="presentation" class="container" width="600" cellpadding="0" cellspacing="0" border="0" style="width:600px; max-width:600px;">
 <tbody>
 <tr>
-<td style="padding:16px 40px; font-family:${FONT}; font-size:12px; line-height:18px; color:#6b7280; text-align:center;">
+<td class="footer" style="padding:16px 40px; font-family:${FONT}; font-size:12px; line-height:18px; color:#6b7280; text-align:center;">
 {{company.name}}{{#if company.address}} · {{company.address}}{{/if}}<br>
 You received this email because of your account with {{product.name}}.
 </td>

@@ -12,7 +12,7 @@ export const welcome: ExampleTemplate = {
 <p style="${STYLE.p}">Your {{product.name}} account is ready. Everything you need to get going is one click away.</p>
 ${button('{{action_url}}', 'Get started')}
 <p style="${STYLE.p}">If the button does not work, copy this link into your browser:<br><a href="{{action_url}}" style="${STYLE.link}">{{action_url}}</a></p>
-{{#if support_email}}<p style="${STYLE.p}">Questions? Reply to this email or write to <a href="mailto:{{support_email}}" style="${STYLE.link}">{{support_email}}</a>.</p>
+{{#if support_email}}<p style="${STYLE.p}">Questions? Reply to this email or write to <a href="mailto:{{support_email}}" style="${STYLE.inline}">{{support_email}}</a>.</p>
 {{/if}}<p style="${STYLE.p}">Welcome aboard,<br>The {{product.name}} team</p>`,
   }),
   text: `Welcome, {{default user.first_name "there"}}!

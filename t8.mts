@@ -1,0 +1,14 @@
+import Handlebars from 'handlebars';
+import { parsePart } from './src/templates/template-syntax.js';
+const time = (label: string, s: string) => { const t0 = performance.now(); try { Handlebars.parse(s); } catch (e: any) { label += ' ' + e.constructor.name } console.log(label, s.length, (performance.now()-t0).toFixed(0), 'ms'); };
+time('seq 4000 ifs', '{{#if a}}x{{/if}}'.repeat(4000));
+time('seq 50000 ifs', '{{#if a}}x{{/if}}'.repeat(50000));
+time('100k mustaches', '{{a}}'.repeat(100000));
+time('200k mustaches', '{{a.b.c}} '.repeat(100000));
+time('else-if chain 1000', '{{#if a}}' + '{{else if b}}x'.repeat(1000) + '{{/if}}');
+time('else-if chain 2000', '{{#if a}}' + '{{else if b}}x'.repeat(2000) + '{{/if}}');
+time('subexpr nest 1000', '{{a ' + '(eq '.repeat(1000) + 'x' + ')'.repeat(1000) + '}}');
+time('subexpr nest 2000', '{{a ' + '(eq '.repeat(2000) + 'x' + ')'.repeat(2000) + '}}');
+time('big content', 'x'.repeat(1024*1024));
+time('many params', '{{eq ' + 'a '.repeat(100000) + '}}');
+const t0 = performance.now(); try { parsePart('html', '{{#if a}}x{{/if}}'.repeat(50000)); } catch (e: any) { console.log(e.message) } console.log('parsePart seq 50000', (performance.now()-t0).toFixed(0));
