@@ -202,6 +202,33 @@ for (const dialect of testDialects()) {
         ['notice v2'],
       );
 
+      for (const [body, field] of [
+        [{ subject: 'S', html: '<p>{{#if x}}</p>' }, 'html'],
+        [{ subject: 'S', text: '{{> footer}}' }, 'text'],
+        [{ subject: 'S {{a', html: 'x' }, 'subject'],
+        [{ html: 'x' }, 'subject'],
+        [{ subject: 'S' }, 'html'],
+        [{ subject: 'S', html: 'x', name: 'renamed' }, 'name'],
+      ] as const) {
+        const res = await api.fetch('/v1/templates/notice', {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.equal(((await res.json()) as { error: { field: string } }).error.field, field, JSON.stringify(body));
+      }
+      assert.equal(
+        (await api.client(viewer).GET('/v1/templates/{name}', { params: { path: { name: 'notice' } } })).data!.version,
+        2,
+        'a refused PUT makes no version',
+      );
+      const badName = await api
+        .client(admin)
+        .DELETE('/v1/templates/{name}', { params: { path: { name: 'Bad Name' } } });
+      assert.equal(badName.response.status, 400);
+      assert.equal(badName.error!.error.field, 'name');
+
       const missing = await api.client(viewer).GET('/v1/templates/{name}', {
         params: { path: { name: 'notice' }, query: { version: 9 } },
       });
