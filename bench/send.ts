@@ -1,20 +1,21 @@
 // npm run bench:send — POST /v1/send throughput and latency against a real `posthorn serve` over
 // HTTPS, on SQLite and on PostgreSQL, with durable commits (SQLite WAL synchronous=FULL; PostgreSQL
 // defaults). The load generator (autocannon) runs in this process; the server in a child process.
-// Two variants against the same server: a ~5 KB html+text message given whole (`send_<db>`), and
-// the same message rendered from a stored template with 10 variables (`send_template_<db>`,
-// docs/templates.md). They run in turns, plain/template/template/plain, each for half of
-// BENCH_DURATION, so drift over the run (a growing database, a busy machine) falls on both alike.
-// Prints one figure per line: `name: value unit`.
+// Three loads one after the other on the same server: a typical receipt; the same receipt rendered
+// from a stored template with 10 variables (`send_template_<dialect>`, docs/templates.md, with its
+// throughput as a share of the first's, the plain html measured in the same run); and the receipt
+// with a 100 KB PDF attached (a body of about 140 KB, validated on the offload pool,
+// docs/security.md). Prints one figure per line: `name: value unit`.
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { systemClock } from '../src/core/clock.js';
 import { createIds } from '../src/core/ids.js';
 import type { Config } from '../src/config/schema.js';
-import { migrate } from '../src/storage/migrate.js';
-import { openDatabase, type DialectName } from '../src/storage/open-database.js';
-import { createTemplate } from '../src/templates/template-store.js';
 import { CLI_ACTOR } from '../src/core/actor.js';
+import { migrate } from '../src/storage/migrate.js';
+import { createTemplate } from '../src/templates/template-store.js';
+import { openDatabase, type DialectName } from '../src/storage/open-database.js';
 import { seedDomain } from '../test/helpers/seed.js';
 import { startServer } from '../test/helpers/spawn-server.js';
 import { scratchTarget } from './scratch-target.js';
@@ -22,29 +23,41 @@ import { scratchTarget } from './scratch-target.js';
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 
-const PARA = 'Thank you for your order. Your items will ship within two business days. ';
-
-/** A ~5 KB message body, as a typical receipt with an HTML and a text part. */
-function body(): string {
-  return JSON.stringify({
+/** A ~5 KB message, as a typical receipt with an HTML and a text part. */
+function receipt(): Record<string, unknown> {
+  const para = 'Thank you for your order. Your items will ship within two business days. ';
+  return {
     from: 'Acme Store <orders@acme.test>',
     to: 'customer@example.org',
     subject: 'Your receipt #10042',
-    html: `<html><body><h1>Receipt</h1>${`<p>${PARA.repeat(6)}</p>`.repeat(7)}</body></html>`,
-    text: `Receipt\n\n${`${PARA.repeat(6)}\n\n`.repeat(3)}`,
+    html: `<html><body><h1>Receipt</h1>${`<p>${para.repeat(6)}</p>`.repeat(7)}</body></html>`,
+    text: `Receipt\n\n${`${para.repeat(6)}\n\n`.repeat(3)}`,
     tags: ['receipt'],
-  });
+  };
 }
 
-/** The same receipt as a template: ~5 KB of html with 10 variables (one inside an #if), and its text part. */
+/** The receipt with a 100 KB invoice attached (random bytes: base64 of data that does not compress). */
+function withAttachment(): Record<string, unknown> {
+  const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(100 * 1000 - 9)]);
+  return {
+    ...receipt(),
+    attachments: [{ filename: 'invoice-10042.pdf', content: pdf.toString('base64') }],
+    metadata: { order_id: '10042' },
+  };
+}
+
+const PARA = 'Thank you for your order. Your items will ship within two business days. ';
+
+/** The receipt as a template: ~5 KB of html and text with 10 variables (one inside an #if). */
 const RECEIPT_TEMPLATE = {
   subject: 'Your receipt #{{order.number}}',
   html: `<html><body><h1>Receipt #{{order.number}}</h1><p>Hello {{customer.name}} ({{customer.email}}),</p>${`<p>${PARA.repeat(6)}</p>`.repeat(6)}<p>Placed {{order.date}}. Total {{order.total}} {{order.currency}}.</p><p>Shipping {{shipping.method}} to {{shipping.address}}.</p>{{#if support.email}}<p>Questions: {{support.email}}</p>{{/if}}<p>{{company.name}}</p></body></html>`,
   text: `Receipt #{{order.number}}\n\nHello {{customer.name}},\n\n${`${PARA.repeat(6)}\n\n`.repeat(3)}Total {{order.total}} {{order.currency}}\n{{company.name}}\n`,
 };
 
-function templateBody(): string {
-  return JSON.stringify({
+/** A send of the receipt template with its 10 variables. */
+function templated(): Record<string, unknown> {
+  return {
     from: 'Acme Store <orders@acme.test>',
     to: 'customer@example.org',
     template: {
@@ -58,15 +71,15 @@ function templateBody(): string {
       },
     },
     tags: ['receipt'],
-  });
+  };
 }
 
-interface Figures {
-  accepted: number;
-  seconds: number;
-  p50: number[];
-  p99: number[];
-}
+/** The loads, each printed under its own name. */
+const LOADS: { name: (dialect: DialectName) => string; body: () => string }[] = [
+  { name: (d) => `send_${d}`, body: () => JSON.stringify(receipt()) },
+  { name: (d) => `send_template_${d}`, body: () => JSON.stringify(templated()) },
+  { name: (d) => `send_${d}_attachment_100k`, body: () => JSON.stringify(withAttachment()) },
+];
 
 async function run(dialect: DialectName): Promise<void> {
   const target = await scratchTarget(dialect, 'send');
@@ -91,14 +104,6 @@ async function run(dialect: DialectName): Promise<void> {
         nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
       },
     );
-    const opts = (payload: string) => ({
-      url: `${server.url}/v1/send`,
-      method: 'POST' as const,
-      connections: CONNECTIONS,
-      pipelining: 1,
-      headers: { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' },
-      body: payload,
-    });
     const count = async () =>
       Number(
         (
@@ -109,7 +114,7 @@ async function run(dialect: DialectName): Promise<void> {
         ).n,
       );
     // Requests in flight when autocannon stops still commit: read the count once it has stopped
-    // moving for a second (a loaded machine can hold a request longer than one 250 ms poll).
+    // moving for a second (with 140 KB bodies on a busy machine, commits can be 250 ms apart).
     const settled = async () => {
       for (let last = -1, same = 0, n = await count(); ; last = n, n = await count()) {
         same = n === last ? same + 1 : 0;
@@ -117,25 +122,36 @@ async function run(dialect: DialectName): Promise<void> {
         await new Promise((r) => setTimeout(r, 250));
       }
     };
-    const measure = async (payload: string, seconds: number, into: Figures) => {
+    const rates = new Map<string, number>();
+    for (const load of LOADS) {
+      const name = load.name(dialect);
+      const opts = {
+        url: `${server.url}/v1/send`,
+        method: 'POST' as const,
+        connections: CONNECTIONS,
+        pipelining: 1,
+        headers: { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' },
+        body: load.body(),
+      };
+      await autocannon({ ...opts, duration: 3 }); // warm-up: JIT, connection setup, page cache
       const before = await settled();
-      const result = await autocannon({ ...opts(payload), duration: seconds });
+      const result = await autocannon({ ...opts, duration: DURATION_S });
       const after = await settled();
       const accepted = result['2xx'];
       // Requests still in flight when autocannon stops commit without being counted: at most one per connection.
       const stored = after - before;
       if (process.env.BENCH_VERBOSE)
         console.error(
-          `stored ${stored}, 2xx ${accepted}, non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`,
+          `${name}: stored ${stored}, 2xx ${accepted}, non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`,
         );
       if (stored < accepted || stored > accepted + CONNECTIONS + result.non2xx + result.errors) {
         throw new Error(
-          `202 responses (${accepted}) do not match messages stored (${stored}); ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+          `${name}: 202 responses (${accepted}) do not match messages stored (${stored}); ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
         );
       }
       if (result.non2xx > 0 || result.errors > 0) {
         console.error(
-          `note: ${result.non2xx} non-2xx, ${result.errors} errors; statuses ${JSON.stringify(result.statusCodeStats)}`,
+          `note: ${name}: ${result.non2xx} non-2xx, ${result.errors} errors; statuses ${JSON.stringify(result.statusCodeStats)}`,
         );
         console.error(
           server
@@ -146,34 +162,16 @@ async function run(dialect: DialectName): Promise<void> {
             .join('\n'),
         );
       }
-      into.accepted += accepted;
-      into.seconds += seconds;
-      into.p50.push(result.latency.p50);
-      into.p99.push(result.latency.p99);
-    };
-    const plain: Figures = { accepted: 0, seconds: 0, p50: [], p99: [] };
-    const templated: Figures = { accepted: 0, seconds: 0, p50: [], p99: [] };
-    const half = DURATION_S / 2;
-    await autocannon({ ...opts(body()), duration: 3 }); // warm-up: JIT, connection setup, page cache
-    await autocannon({ ...opts(templateBody()), duration: 3 }); // and the template's compiled version
-    await measure(body(), half, plain);
-    await measure(templateBody(), half, templated);
-    await measure(templateBody(), half, templated);
-    await measure(body(), half, plain);
+      rates.set(name, accepted / DURATION_S);
+      console.log(`${name}: ${Math.round(accepted / DURATION_S)} sends/s`);
+      console.log(`${name}_p50: ${result.latency.p50} ms`);
+      console.log(`${name}_p99: ${result.latency.p99} ms`);
+      if (name === `send_template_${dialect}`)
+        console.log(`${name}_vs_html: ${Math.round((100 * accepted) / DURATION_S / rates.get(`send_${dialect}`)!)} %`);
+    }
     const rss = readRssMb(server.child.pid);
     await server.stop();
     await open.close();
-    const rate = (f: Figures) => Math.round(f.accepted / f.seconds);
-    // Latency over the two turns of a variant: the mean of their medians, the worse of their p99s.
-    const p50 = (f: Figures) => Math.round(f.p50.reduce((a, b) => a + b, 0) / f.p50.length);
-    const p99 = (f: Figures) => Math.max(...f.p99);
-    console.log(`send_${dialect}: ${rate(plain)} sends/s`);
-    console.log(`send_${dialect}_p50: ${p50(plain)} ms`);
-    console.log(`send_${dialect}_p99: ${p99(plain)} ms`);
-    console.log(`send_template_${dialect}: ${rate(templated)} sends/s`);
-    console.log(`send_template_${dialect}_p50: ${p50(templated)} ms`);
-    console.log(`send_template_${dialect}_p99: ${p99(templated)} ms`);
-    console.log(`send_template_${dialect}_vs_html: ${Math.round((100 * rate(templated)) / rate(plain))} %`);
     console.log(`send_${dialect}_server_peak_rss: ${rss} MB`);
   } finally {
     await target.cleanup();

@@ -8,6 +8,8 @@
 //      transactions every 10 ms, a load the receiver keeps up with; p50/p99 of arrival − occurred_at.
 // BENCH_DIALECTS picks the databases (default sqlite,postgres); PostgreSQL runs at
 // BENCH_DATABASE_URL's server (scratch-target.ts). Prints one figure per line: `name: value unit`.
+import { findDomain } from '../src/domains/add-domain.js';
+import { CLI_ACTOR } from '../src/core/actor.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -134,7 +136,7 @@ async function run(dialect: DialectName): Promise<void> {
     });
     const deps = { db: open.db, clock: systemClock, ids, config };
     const domain = await seedDomain(deps, { domain: 'acme.test' });
-    await setWebhook(deps, 'acme.test', `http://127.0.0.1:${port}/hooks`);
+    await setWebhook(deps, await findDomain(deps, 'acme.test'), `http://127.0.0.1:${port}/hooks`, CLI_ACTOR);
     const server = await startServer(
       {
         ...target.env,

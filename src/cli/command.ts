@@ -22,6 +22,9 @@ export interface CliOptions {
   html?: string;
   text?: string;
   version?: string;
+  start?: string;
+  end?: string;
+  event?: string;
 }
 
 /** What a command gets: its positional arguments (after the command words) and the options. */

@@ -1,9 +1,11 @@
 import { CommandError } from './command-error.js';
+import { CLI_ACTOR } from '../core/actor.js';
 import { addDomain, findDomain } from '../domains/add-domain.js';
-import { checkDomain } from '../domains/check-domain.js';
+import { verifyDomainNow } from '../domains/check-domain.js';
+import { deleteDomain } from '../domains/delete-domain.js';
 import { domainView } from '../domains/domain-view.js';
-import { setEd25519 } from '../domains/ed25519-setting.js';
-import { setTracking, TRACKING_OPTIONS, type TrackingOption } from '../domains/tracking-setting.js';
+import { TRACKING_OPTIONS, type TrackingDefaults, type TrackingOption } from '../domains/tracking-setting.js';
+import { updateDomain } from '../domains/update-domain.js';
 import type { DomainChecks } from '../domains/verify-domain.js';
 import type { Runtime } from '../main.js';
 import type { DomainTable } from '../storage/database.js';
@@ -29,7 +31,7 @@ export const domainAdd: Command = {
     if (options.account === undefined) throw new CommandError('domain add needs --account NAME');
     const account = options.account;
     return withDeps(config, async (deps) => {
-      const row = await addDomain(deps, account, args[0]);
+      const row = await addDomain(deps, account, args[0], { actor: CLI_ACTOR });
       const view = domainView(config, row);
       const text =
         `added ${view.domain} to account ${account} (status: ${view.status}). Publish these DNS records, ` +
@@ -80,7 +82,8 @@ export const domainVerify: Command = {
   run: ({ config, args }) =>
     withDeps(config, async (deps) => {
       const row = await findDomain(deps, args[0]);
-      if (row.sandbox === 1) {
+      const outcome = await verifyDomainNow(deps, row, CLI_ACTOR);
+      if (outcome === null) {
         // Sandbox mail never leaves the machine, so its domain needs no DNS.
         return {
           json: {
@@ -93,7 +96,7 @@ export const domainVerify: Command = {
           text: `${row.name} is the sandbox domain: verified without DNS (its mail never leaves this machine)`,
         };
       }
-      const { domain, checks, ok } = await checkDomain(deps, row);
+      const { domain, checks, ok } = outcome;
       const view = domainView(config, domain);
       const json = {
         domain: view.domain,
@@ -129,18 +132,23 @@ export const domainSet: Command = {
       return v === 'on';
     };
     const ed25519 = onOff('ed25519');
-    const tracking = Object.fromEntries(
-      (Object.keys(TRACKING_OPTIONS) as TrackingOption[]).map((k) => [k, onOff(k)]).filter(([, v]) => v !== undefined),
-    );
+    const tracking: Partial<TrackingDefaults> = {};
+    for (const option of Object.keys(TRACKING_OPTIONS) as TrackingOption[]) {
+      const v = onOff(option);
+      if (v !== undefined) tracking[TRACKING_OPTIONS[option]] = v;
+    }
     if (ed25519 === undefined && Object.keys(tracking).length === 0) {
       throw new CommandError(
         'domain set needs --ed25519 on|off, --track-opens on|off, --track-clicks on|off or --unsubscribe on|off',
       );
     }
     return withDeps(config, async (deps) => {
-      if (Object.keys(tracking).length > 0) await setTracking(deps, args[0] as string, tracking);
-      const row =
-        ed25519 === undefined ? await findDomain(deps, args[0]) : await setEd25519(deps, args[0] as string, ed25519);
+      const row = await updateDomain(
+        deps,
+        args[0] as string,
+        { tracking, ...(ed25519 !== undefined ? { ed25519 } : {}) },
+        CLI_ACTOR,
+      );
       const view = domainView(config, row);
       const lines: string[] = [];
       if (ed25519 !== undefined) {
@@ -155,4 +163,22 @@ export const domainSet: Command = {
       return { json: view, text: lines.join('\n') };
     });
   },
+};
+
+/** `domain delete DOMAIN`: its key, SMTP logins and webhook stop at once; accepted mail and events stay. */
+export const domainDelete: Command = {
+  words: 'domain delete',
+  args: ['DOMAIN'],
+  options: [],
+  run: ({ config, args }) =>
+    withDeps(config, async (deps) => {
+      const out = await deleteDomain(deps, args[0] as string, CLI_ACTOR);
+      const logins = `${out.smtp_logins_revoked} SMTP ${out.smtp_logins_revoked === 1 ? 'login' : 'logins'}`;
+      return {
+        json: out,
+        text:
+          `deleted ${out.domain}: its API key, ${logins}${out.webhook_removed ? ' and webhook' : ''} stopped working now. ` +
+          'Mail it already accepted is still delivered; its events stay until retention ends.',
+      };
+    }),
 };

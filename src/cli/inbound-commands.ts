@@ -2,17 +2,9 @@ import { CommandError } from './command-error.js';
 import type { ReportResult } from '../feedback/apply-report.js';
 import { iso, withDeps, type Command } from './command.js';
 import { rcptList } from '../feedback/process-report.js';
+import { printable } from './printable.js';
 
 const LIST_LIMIT = 100;
-
-/**
- * Text as a terminal may show it: anyone on the internet can send a report, so its bytes could
- * carry escape sequences that rewrite the operator's screen. Control characters other than tab and
- * line ends become `\xNN` (the JSON output escapes them by itself).
- */
-function printable(text: string): string {
-  return text.replace(/\r(?!\n)|[^\P{Cc}\t\n\r]/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
 
 /** The stored result, or null while the report is pending (or its result cannot be read). */
 function resultOf(json: string | null): ReportResult | null {

@@ -1,5 +1,5 @@
-import { issueApiKey } from '../credentials/issue-api-key.js';
-import { findDomain } from '../domains/add-domain.js';
+import { CLI_ACTOR } from '../core/actor.js';
+import { createDomainApiKey, revokeDomainApiKey } from '../credentials/domain-api-key.js';
 import { withDeps, type Command } from './command.js';
 
 /** `key create DOMAIN`: a new key; the domain's previous key gets 401 at once (one key per domain: docs/api.md, Authentication). */
@@ -9,11 +9,28 @@ export const keyCreate: Command = {
   options: [],
   run: ({ config, args }) =>
     withDeps(config, async (deps) => {
-      const domain = await findDomain(deps, args[0]);
-      const { key, prefix } = await issueApiKey(deps, domain.id);
+      // The operator may issue the key before the domain verifies; its sends get 403 until then.
+      const { domain, key, prefix } = await createDomainApiKey(deps, args[0] as string, CLI_ACTOR, {
+        allowUnverified: true,
+      });
       return {
-        json: { domain: domain.name, key, prefix },
-        text: `API key for ${domain.name} (any previous key of this domain stopped working now; this one is shown only once):\n${key}`,
+        json: { domain, key, prefix },
+        text: `API key for ${domain} (any previous key of this domain stopped working now; this one is shown only once):\n${key}`,
+      };
+    }),
+};
+
+/** `key revoke DOMAIN`: the domain's key gets 401 at once, and the domain has none until `key create`. */
+export const keyRevoke: Command = {
+  words: 'key revoke',
+  args: ['DOMAIN'],
+  options: [],
+  run: ({ config, args }) =>
+    withDeps(config, async (deps) => {
+      const out = await revokeDomainApiKey(deps, args[0] as string, CLI_ACTOR);
+      return {
+        json: { ...out, revoked: true },
+        text: `revoked the API key ${out.prefix}… of ${out.domain}; make a new one with: posthorn key create ${out.domain}`,
       };
     }),
 };

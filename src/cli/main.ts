@@ -4,9 +4,10 @@ import { CommandError } from './command-error.js';
 import { accountCreate, accountSet } from './account-commands.js';
 import { bounceParse } from './bounce-commands.js';
 import type { Command, CliOptions } from './command.js';
-import { domainAdd, domainSet, domainShow, domainVerify } from './domain-commands.js';
+import { domainAdd, domainDelete, domainSet, domainShow, domainVerify } from './domain-commands.js';
 import { inboundList, inboundShow } from './inbound-commands.js';
-import { keyCreate } from './key-commands.js';
+import { keyCreate, keyRevoke } from './key-commands.js';
+import { messageShow } from './message-commands.js';
 import { tokenCreate, tokenList, tokenRevoke } from './token-commands.js';
 import { noticeList } from './notice-commands.js';
 import { parseArgv, UsageError } from './parse-argv.js';
@@ -25,7 +26,14 @@ import {
   templateUpdate,
 } from './template-commands.js';
 import { USAGE } from './usage.js';
-import { webhookRemove, webhookRotate, webhookSet, webhookShow } from './webhook-commands.js';
+import {
+  webhookRemove,
+  webhookReplay,
+  webhookRotate,
+  webhookSet,
+  webhookShow,
+  webhookTest,
+} from './webhook-commands.js';
 
 const COMMANDS: Command[] = [
   serveCommand,
@@ -35,7 +43,9 @@ const COMMANDS: Command[] = [
   domainVerify,
   domainShow,
   domainSet,
+  domainDelete,
   keyCreate,
+  keyRevoke,
   tokenCreate,
   tokenList,
   tokenRevoke,
@@ -51,6 +61,7 @@ const COMMANDS: Command[] = [
   templateList,
   templateDelete,
   templateInstallExamples,
+  messageShow,
   noticeList,
   sandboxList,
   sandboxShow,
@@ -61,6 +72,8 @@ const COMMANDS: Command[] = [
   webhookRotate,
   webhookShow,
   webhookRemove,
+  webhookTest,
+  webhookReplay,
   secretsStatusCommand,
   secretsRotateCommand,
 ];

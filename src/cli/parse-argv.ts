@@ -25,6 +25,9 @@ const OPTIONS = {
   html: { type: 'string' },
   text: { type: 'string' },
   version: { type: 'string' },
+  start: { type: 'string' },
+  end: { type: 'string' },
+  event: { type: 'string' },
 } as const;
 
 /** argv split into positional words and options; a UsageError for an unknown or malformed option. */

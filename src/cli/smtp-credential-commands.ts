@@ -1,3 +1,4 @@
+import { CLI_ACTOR } from '../core/actor.js';
 import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../credentials/smtp-credentials.js';
 import { withDeps, type Command } from './command.js';
 
@@ -8,7 +9,7 @@ export const smtpCredentialCreate: Command = {
   options: [],
   run: ({ config, args }) =>
     withDeps(config, async (deps) => {
-      const { domain, username, password } = await createSmtpCredential(deps, args[0]);
+      const { domain, username, password } = await createSmtpCredential(deps, args[0] as string, { actor: CLI_ACTOR });
       return {
         json: { domain, username, password },
         text:
@@ -25,7 +26,7 @@ export const smtpCredentialRevoke: Command = {
   options: [],
   run: ({ config, args }) =>
     withDeps(config, async (deps) => {
-      const out = await revokeSmtpCredential(deps, args[0]);
+      const out = await revokeSmtpCredential(deps, args[0] as string, { actor: CLI_ACTOR });
       return { json: out, text: `revoked SMTP credential ${out.username}` };
     }),
 };
@@ -37,7 +38,15 @@ export const smtpCredentialList: Command = {
   options: [],
   run: ({ config, args }) =>
     withDeps(config, async (deps) => {
-      const out = await listSmtpCredentials(deps, args[0]);
+      const all = await listSmtpCredentials(deps, args[0] as string);
+      const out = {
+        domain: all.domain,
+        credentials: all.credentials.map(({ username, created_at, revoked_at }) => ({
+          username,
+          created_at,
+          revoked_at,
+        })),
+      };
       const text =
         out.credentials.length === 0
           ? `no SMTP credentials for ${out.domain}; make one with: posthorn smtp-credential create ${out.domain}`

@@ -16,7 +16,9 @@ Commands:
   domain set DOMAIN --ed25519 on|off          also sign with Ed25519 (RFC 8463); prints the extra record
   domain set DOMAIN [--track-opens on|off] [--track-clicks on|off] [--unsubscribe on|off]
                                               the domain's tracking defaults (docs/tracking.md)
+  domain delete DOMAIN                        its key, SMTP logins and webhook stop; accepted mail still goes
   key create DOMAIN                           issue the domain's API key; the previous key stops working
+  key revoke DOMAIN                           the domain's API key stops working; it has none until key create
   token create --account NAME [--name LABEL] [--role admin|viewer]
                                               an account token (pha_…) for the management API (shown once)
   token list --account NAME                   the account's live tokens (never the tokens themselves)
@@ -30,6 +32,9 @@ Commands:
                                               for POSTHORN_WEBHOOK_SECRET_OVERLAP
   webhook show DOMAIN                         URL, status, secrets' ages, pending deliveries, last attempts
   webhook remove DOMAIN                       remove the webhook; its pending deliveries are dropped
+  webhook test DOMAIN                         POST one signed webhook.test event now and print the answer
+  webhook replay DOMAIN --start T --end T [--event NAME]
+                                              queue the window's stored events again, with their original ids
   suppression add ADDRESS --account NAME [--reason R]
                                               suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)
   suppression remove ADDRESS --account NAME   take an address off the suppression list
@@ -43,6 +48,8 @@ Commands:
   template list --account A                   the account's templates and their newest versions
   template delete NAME --account A            delete a template; a send naming it is refused
   template install-examples --account A       add the starter templates: welcome, password-reset, receipt
+  message show ID                             one message: each recipient's status (with the last SMTP reply
+                                              while deferred) and its events, as GET /v1/messages/{id}
   notice list --account NAME [--domain D]     the newest notices: DNS warnings, complaint rate, disabled webhooks
   sandbox list                                messages the sandbox kept instead of sending, newest first
   sandbox show ID                             one sandbox message with its raw, signed source

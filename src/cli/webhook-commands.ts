@@ -1,8 +1,16 @@
+import { CLI_ACTOR } from '../core/actor.js';
+import { findDomain } from '../domains/add-domain.js';
 import { removeWebhook } from '../webhooks/remove-webhook.js';
+import { replayWebhook } from '../webhooks/replay-webhook.js';
 import { rotateWebhookSecret } from '../webhooks/rotate-webhook-secret.js';
 import { setWebhook } from '../webhooks/set-webhook.js';
 import { showWebhook, type WebhookView } from '../webhooks/show-webhook.js';
+import { testWebhook } from '../webhooks/test-webhook.js';
+import { CommandError } from './command-error.js';
 import { withDeps, type Command } from './command.js';
+
+// Each command finds the domain by name (the operator at the shell sees every account) and calls
+// the same webhook function as the HTTP API (src/http/routes/webhook.ts), as the CLI actor.
 
 /** `webhook set DOMAIN URL`: creates the endpoint (secret shown once) or changes its URL, re-enabling it. */
 export const webhookSet: Command = {
@@ -11,7 +19,7 @@ export const webhookSet: Command = {
   options: [],
   run: ({ config, args }) =>
     withDeps(config, async (deps) => {
-      const out = await setWebhook(deps, args[0]!, args[1]!);
+      const out = await setWebhook(deps, await findDomain(deps, args[0]!), args[1]!, CLI_ACTOR);
       const lines = [`webhook of ${out.domain}: ${out.url}`];
       if (out.secret !== null) {
         lines.push(
@@ -37,7 +45,7 @@ export const webhookRotate: Command = {
   options: [],
   run: ({ config, args }) =>
     withDeps(config, async (deps) => {
-      const out = await rotateWebhookSecret(deps, args[0]!);
+      const out = await rotateWebhookSecret(deps, await findDomain(deps, args[0]!), CLI_ACTOR);
       return {
         json: out,
         text:
@@ -54,7 +62,7 @@ export const webhookShow: Command = {
   options: [],
   run: ({ config, args }) =>
     withDeps(config, async (deps) => {
-      const view = await showWebhook(deps, args[0]!);
+      const view = await showWebhook(deps, await findDomain(deps, args[0]!));
       return { json: view, text: formatWebhook(view) };
     }),
 };
@@ -66,12 +74,56 @@ export const webhookRemove: Command = {
   options: [],
   run: ({ config, args }) =>
     withDeps(config, async (deps) => {
-      const out = await removeWebhook(deps, args[0]!);
+      const out = await removeWebhook(deps, await findDomain(deps, args[0]!), CLI_ACTOR);
       return {
         json: out,
         text: `removed the webhook of ${out.domain}; ${out.dropped_pending} pending deliveries were dropped and will not be sent`,
       };
     }),
+};
+
+/** `webhook test DOMAIN`: one signed `webhook.test` POST now; prints what the receiver answered. */
+export const webhookTest: Command = {
+  words: 'webhook test',
+  args: ['DOMAIN'],
+  options: [],
+  run: ({ config, args }) =>
+    withDeps(config, async (deps) => {
+      const out = await testWebhook(deps, await findDomain(deps, args[0]!), CLI_ACTOR);
+      const answer =
+        out.status === null
+          ? `no response after ${out.duration_ms} ms: ${out.response}`
+          : `HTTP ${out.status} in ${out.duration_ms} ms${out.response ? `: ${JSON.stringify(out.response.slice(0, 200))}` : ''}`;
+      const ok = out.status !== null && out.status >= 200 && out.status < 300;
+      return {
+        json: out,
+        text: `test POST ${out.id} to the webhook of ${out.domain}: ${answer}`,
+        ...(ok ? {} : { failure: `the webhook of ${out.domain} did not answer the test with 2xx: ${answer}` }),
+      };
+    }),
+};
+
+/** `webhook replay DOMAIN --start T --end T [--event NAME]`: the window's stored events are queued again with their ids. */
+export const webhookReplay: Command = {
+  words: 'webhook replay',
+  args: ['DOMAIN'],
+  options: ['start', 'end', 'event'],
+  run: ({ config, args, options }) => {
+    if (options.start === undefined || options.end === undefined)
+      throw new CommandError('webhook replay needs --start TIME and --end TIME (ISO 8601, as GET /v1/events takes)');
+    const window = {
+      start: options.start,
+      end: options.end,
+      ...(options.event !== undefined ? { event: options.event } : {}),
+    };
+    return withDeps(config, async (deps) => {
+      const out = await replayWebhook(deps, await findDomain(deps, args[0]!), window, CLI_ACTOR);
+      return {
+        json: out,
+        text: `queued ${out.queued} events of ${out.domain} to its webhook again, with their original ids (webhook-id)`,
+      };
+    });
+  },
 };
 
 function formatWebhook(v: WebhookView): string {

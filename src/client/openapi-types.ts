@@ -29,24 +29,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * Send a message
+     * @description Queues one message to 1–50 recipients (to, cc and bcc together), with optional attachments and inline images, and answers 202 once it is committed. Checks run in a fixed order; the first that fails decides the answer (docs/api.md, Order of the checks). Over the SMTP relay the same rules answer with SMTP replies.
+     */
+    post: operations['send'];
     delete?: never;
     options?: never;
     head?: never;
@@ -60,24 +47,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * A domain's events
+     * @description The domain's events, newest first, ties by id, with offset paging and filters. A sending key reads its own domain; an account token names one of its account's domains with `domain=` (required when the account has more than one). Events are kept 120 days.
+     */
+    get: operations['listEvents'];
     put?: never;
     post?: never;
     delete?: never;
@@ -93,24 +67,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * The sending key's domain
+     * @description The API key's own sending domain: its name, status, when it was verified, and its rolling 30-day complaint rate against the 0.1% of the acceptable use policy. Reads share the per-key limit of `GET /v1/events` under their own key (POSTHORN_EVENTS_RATE_LIMIT). An account token uses `GET /v1/domains/{domain}` instead (403 `forbidden` here).
+     */
+    get: operations['getOwnDomain'];
     put?: never;
     post?: never;
     delete?: never;
@@ -231,6 +192,318 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/domains': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List domains
+     * @description The account's sending domains, by name, each as `GET /v1/domains/{domain}` shows it.
+     */
+    get: operations['listDomains'];
+    put?: never;
+    /**
+     * Add a domain
+     * @description Adds a sending domain with a new 2048-bit DKIM key. It starts `pending`: publish the four `records`, then `POST /v1/domains/{domain}/verify`. A name held by a live domain of any account is 409 `conflict`.
+     */
+    post: operations['addDomain'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a domain
+     * @description The domain's status, its DNS records with what the last check found, its tracking defaults, Ed25519 signing, complaint rate, and the account's month against its quota. Nothing is looked up in DNS: `POST …/verify` checks now.
+     */
+    get: operations['getDomain'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a domain
+     * @description Its API key, SMTP logins and webhook stop working at once (the next request is 401, the next relay AUTH refused, no more webhook posts). Mail it already accepted is still delivered, and its events stay until retention ends. The name may be added again.
+     */
+    delete: operations['deleteDomain'];
+    options?: never;
+    head?: never;
+    /**
+     * Change domain settings
+     * @description Any subset of the tracking defaults and Ed25519 signing. Turning `ed25519` on makes a new Ed25519 key; its record appears in `records` (publish it; mail is also signed with RSA, so nothing breaks before it exists). The defaults apply to messages accepted from now on.
+     */
+    patch: operations['updateDomain'];
+    trace?: never;
+  };
+  '/v1/domains/{domain}/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Verify a domain now
+     * @description Checks the domain's four DNS records now and returns the domain with the result: `verified` once all four match. A resolver that does not answer changes nothing (the records then show `unknown`). The sandbox domain needs no DNS and is returned as it is.
+     */
+    post: operations['verifyDomain'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}/api-key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show the API key
+     * @description The active key's prefix and dates; the key itself cannot be read back. 404 when there is none.
+     */
+    get: operations['getApiKey'];
+    put?: never;
+    /**
+     * Create or replace the API key
+     * @description Issues the domain's API key, shown only in this answer. Any earlier key of the domain gets 401 from this moment, with no overlap. The domain must be verified (or `warning`): otherwise 403 `domain_unverified`.
+     */
+    post: operations['createApiKey'];
+    /**
+     * Revoke the API key
+     * @description The key gets 401 from this moment; the domain has no key until one is created. SMTP logins are untouched.
+     */
+    delete: operations['revokeApiKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}/smtp-credentials': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List SMTP logins
+     * @description The domain's active SMTP relay logins, oldest first: usernames and dates, never passwords.
+     */
+    get: operations['listSmtpCredentials'];
+    put?: never;
+    /**
+     * Create an SMTP login
+     * @description A new relay login for the domain, its password shown only in this answer. Connect to `host`:`port` with STARTTLS and AUTH PLAIN or LOGIN. The API key and other logins are untouched.
+     */
+    post: operations['createSmtpCredential'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}/smtp-credentials/{username}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an SMTP login
+     * @description That login's next AUTH is refused, and a session it opened is refused at its next message. The API key and the domain's other logins are untouched. A login already revoked is 409 `conflict`.
+     */
+    delete: operations['revokeSmtpCredential'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show the domain's webhook
+     * @description Its URL, status, the ages of the secrets that sign (never a secret itself, whatever the role) and the last 50 POSTs of its delivery log, newest first.
+     */
+    get: operations['getWebhook'];
+    /**
+     * Set the domain's webhook URL
+     * @description Creates the webhook (201, with its signing secret, shown this once) or changes its URL (200, the secret unchanged). Setting it also re-enables a disabled webhook and sends the deliveries that waited. A URL that is not https, or whose host is a loopback name or a private, loopback, link-local or other non-public address, is refused (400 `url`).
+     */
+    put: operations['setWebhook'];
+    post?: never;
+    /**
+     * Remove the domain's webhook
+     * @description The webhook goes with its delivery log; deliveries not yet made are dropped and never sent. Events keep being stored and stay readable with GET /v1/events.
+     */
+    delete: operations['removeWebhook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}/webhook/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the signing secret
+     * @description A new signing secret, shown this once. The previous one keeps signing beside it until `previous_secret_expires_at` (POSTHORN_WEBHOOK_SECRET_OVERLAP, 24 h by default), so the receiver can switch at its own pace.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}/webhook/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event
+     * @description POSTs one signed event named `webhook.test` to the webhook now, with the signing, private-address guard and timeout of every delivery, and answers with what the receiver said. Answered 200 whatever the receiver answered; the test is not written to the delivery log.
+     */
+    post: operations['testWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}/webhook/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replay stored events
+     * @description Queues the domain's stored events between `start` and `end` (inclusive; optionally only those named `event`) to the webhook again, each with its original event id as `webhook-id`, so a receiver deduplicates what it already has. At most 31 days and 10000 events per request: a bigger window is refused (400 `end`) naming the `end` that fits.
+     */
+    post: operations['replayWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Usage of a month
+     * @description The account’s accepted recipients in a calendar month (UTC) against its monthly quota, what happened each day (accepted, delivered, failed, complained, opened, clicked), and the rolling 30-day complaint rate.
+     */
+    get: operations['getUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search messages
+     * @description A domain's messages, newest first, ties by id, each with its recipients' status. Filters combine; `status` matches a message with at least one recipient in that status. Pages follow `next_cursor`, which never repeats or skips a message while new ones arrive. A sending key reads its own domain; an account token names one with `domain=` (required when the account has more than one).
+     */
+    get: operations['listMessages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/messages/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One message
+     * @description The message with each recipient's status (`queued`, `deferred`, `delivered`, `failed`, `rejected`, `suppressed`), its newest event and, while another attempt is to come, the last SMTP reply; and the message's events, oldest first. A send refused at submission (suppressed recipients) is shown from its `rejected-by-system` events. Another domain's message (for a sending key) or another account's is 404.
+     */
+    get: operations['getMessage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/messages/{id}/content': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A message's signed source
+     * @description The message as delivered (`message/rfc822`): the DKIM-Signature fields the delivery engine added, then the message, byte for byte. Available from the first delivery attempt until the body is purged (`POSTHORN_BODY_RETENTION`, 30 days by default); 404 before and after, saying which. With per-recipient tracking each recipient has its own copy: choose it with `recipient=`.
+     */
+    get: operations['getMessageContent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -264,6 +537,98 @@ export interface components {
         docs: string;
       };
     };
+    /**
+     * Domain
+     * @description A sending domain
+     */
+    Domain: {
+      /** @example mail.example.com */
+      name: string;
+      /**
+       * @description `pending` (never verified), `verified`, `warning` (verified, a record stopped matching; sending continues during the grace period), `unverified` (sends are refused with 403)
+       * @enum {unknown}
+       */
+      status: 'pending' | 'verified' | 'warning' | 'unverified';
+      /**
+       * Format: date-time
+       * @example 2026-11-25T09:30:00.000Z
+       */
+      created_at: string;
+      verified_at: string | null;
+      /** @description When the records were last checked (POST …/verify, or the daily re-check) */
+      last_checked_at: string | null;
+      /** @description The DNS records to publish, with their status */
+      records: {
+        /**
+         * @description What the record is for. The four `spf`, `dkim`, `return_path`, `dmarc` decide verification; `dkim_ed25519` is listed while Ed25519 signing is on.
+         * @enum {unknown}
+         */
+        purpose: 'spf' | 'dkim' | 'return_path' | 'dmarc' | 'dkim_ed25519';
+        /** @enum {unknown} */
+        type: 'TXT' | 'CNAME';
+        /**
+         * @description Where to publish it
+         * @example ph202611._domainkey.mail.example.com
+         */
+        name: string;
+        /**
+         * @description What to publish
+         * @example v=DKIM1; k=rsa; p=MIIBIjANBg…
+         */
+        value: string;
+        /** @description What the last check saw: `ok`; `missing` (no record of its kind at the name); `mismatch` (a record is there but not this one); `unknown` (not checked yet, the resolver did not answer, or the record changed since) */
+        status: 'ok' | 'missing' | 'mismatch' | 'unknown';
+        /** @description The values the last check found at the name (empty when none or not checked) */
+        found: string[];
+      }[];
+      /** @description Defaults for this domain's messages; each message may override them */
+      tracking: {
+        /** @description Open tracking pixel */
+        opens: boolean;
+        /** @description Click tracking (links rewritten) */
+        clicks: boolean;
+        /** @description List-Unsubscribe and one-click unsubscribe headers (RFC 8058) */
+        unsubscribe: boolean;
+      };
+      /** @description Messages are also signed with Ed25519 (RFC 8463); its record is then among `records` */
+      ed25519: boolean;
+      /** @description The rolling complaint rate: complaints over deliveries, 30 days */
+      complaint_rate: {
+        /** @description `complained` events in the window */
+        complaints: number;
+        /** @description `delivered` events in the window */
+        delivered: number;
+        /** @description complaints / delivered; null when nothing was delivered in the window */
+        rate: number | null;
+        /**
+         * @description The limit of the acceptable use policy (0.001 = 0.1%)
+         * @example 0.001
+         */
+        threshold: number;
+        /**
+         * @description A notice is raised above this rate
+         * @example 0.0008
+         */
+        warning_at: number;
+        /**
+         * @description The rolling window, in days
+         * @example 30
+         */
+        window_days: number;
+        /**
+         * @description Below this many deliveries in the window no notice is raised (the rate says little yet)
+         * @example 1000
+         */
+        min_delivered: number;
+      };
+      /** @description The account’s month against its quota (the quota is account-wide) */
+      month: {
+        /** @description Recipients the account had accepted this calendar month (UTC), across all its domains */
+        accepted: number;
+        /** @description The account's monthly quota; null is unlimited */
+        quota: number | null;
+      };
+    };
   };
   responses: never;
   parameters: never;
@@ -291,6 +656,603 @@ export interface operations {
           'application/json': {
             [key: string]: unknown;
           };
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  send: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description 1 to 255 printable ASCII characters; a retry with the same key and request gets the first answer again (docs/api.md, Idempotency).
+         * @example order-4711-receipt
+         */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "from": "Acme Orders <orders@example.com>",
+         *       "to": [
+         *         "ana@example.org"
+         *       ],
+         *       "cc": "Accounts <accounts@example.org>",
+         *       "bcc": [
+         *         "audit@example.com"
+         *       ],
+         *       "reply_to": "help@example.com",
+         *       "subject": "Your order 4711",
+         *       "html": "<p>Thanks for your order.</p><img src=\"cid:logo@acme\" alt=\"Acme\">",
+         *       "attachments": [
+         *         {
+         *           "filename": "invoice-4711.pdf",
+         *           "content": "JVBERi0xLjcKJcfsj6IK"
+         *         },
+         *         {
+         *           "filename": "logo.png",
+         *           "content": "iVBORw0KGgo=",
+         *           "content_type": "image/png",
+         *           "content_id": "logo@acme"
+         *         }
+         *       ],
+         *       "tags": [
+         *         "receipt"
+         *       ],
+         *       "metadata": {
+         *         "order_id": "4711"
+         *       }
+         *     }
+         */
+        'application/json':
+          | {
+              /**
+               * @description The sender: one mailbox on the key's domain or another verified domain of the account (rewritten to the key's domain).
+               * @example Acme Orders <orders@example.com>
+               */
+              from: string;
+              /**
+               * @description 1 to 50 recipients. `to`, `cc` and `bcc` together hold at most 50 distinct addresses.
+               * @example [
+               *       "ana@example.org",
+               *       "Bob <bob@example.net>"
+               *     ]
+               */
+              to: string | string[];
+              /**
+               * @description Copy recipients: delivered to, and shown in the Cc header. null means none.
+               * @example Accounts <accounts@example.org>
+               */
+              cc?: string | string[] | null;
+              /**
+               * @description Blind copy recipients: delivered to, never shown in the message. null means none.
+               * @example [
+               *       "audit@example.com"
+               *     ]
+               */
+              bcc?: string | string[] | null;
+              /**
+               * @description The Reply-To header: where replies go. null means none.
+               * @example help@example.com
+               */
+              reply_to?: string | string[] | null;
+              /**
+               * @description Trimmed; not blank, at most 998 characters, no CR, LF, NUL or other control characters. Required unless `template` is given; with it, replaces the template's subject.
+               * @example Your order 4711
+               */
+              subject?: string;
+              /**
+               * @description Render the body (and the subject, unless given) from a stored template (docs/templates.md) instead of `html` and `text`, which are then refused. A variable used outside an #if, #unless or #each and not given is 400 `template.variables.<path>`.
+               * @example {
+               *       "name": "welcome",
+               *       "variables": {
+               *         "user": {
+               *           "first_name": "Ana"
+               *         }
+               *       }
+               *     }
+               */
+              template?: {
+                /** @description A template of the account */
+                name: string;
+                /** @description The newest when left out */
+                version?: number | null;
+                /** @description The values the template uses; at most 256 KiB as JSON (413 otherwise). */
+                variables?: {
+                  [key: string]: unknown;
+                } | null;
+              } | null;
+              /**
+               * @description The HTML body. At least one of `html` and `text` is required; an empty string counts as absent.
+               * @example <p>Thanks for your order.</p><img src="cid:logo@acme" alt="Acme">
+               */
+              html?: string | null;
+              /**
+               * @description The plain-text body; generated from `html` when absent.
+               * @example Thanks for your order.
+               */
+              text?: string | null;
+              /** @description At most 100 files. html, text and the decoded files together are at most 10 MiB (413 `payload_too_large` otherwise). */
+              attachments?:
+                | {
+                    /**
+                     * @description The file name readers see (any characters but control characters, `/` and `\`; non-ASCII is sent RFC 2231-encoded). Executable and script types are refused: see docs/api.md, Attachments.
+                     * @example invoice-4711.pdf
+                     */
+                    filename: string;
+                    /**
+                     * Format: byte
+                     * @description The file's bytes, base64 (RFC 4648 §4, standard alphabet; line breaks are ignored, padding may be left out).
+                     * @example JVBERi0xLjcKJcfsj6IK
+                     */
+                    content: string;
+                    /**
+                     * @description The media type (`type/subtype`, parameters allowed); from the file name when absent. `multipart/*`, `message/*` and executable types are refused.
+                     * @example application/pdf
+                     */
+                    content_type?: string | null;
+                    /**
+                     * @description Makes the file an inline part that the html shows with `<img src="cid:<content_id>">`; without angle brackets, unique in the message.
+                     * @example logo@acme
+                     */
+                    content_id?: string | null;
+                  }[]
+                | null;
+              /**
+               * @description At most 20, each 1–100 characters, not blank, no control characters. Every event carries them.
+               * @example [
+               *       "receipt"
+               *     ]
+               */
+              tags?: string[];
+              /**
+               * @description Your own string values (at most 20 keys of 1–40 characters, values of at most 500); every event and webhook of the message carries them as `metadata`.
+               * @example {
+               *       "order_id": "4711",
+               *       "customer": "c_829"
+               *     }
+               */
+              metadata?: {
+                [key: string]: string;
+              } | null;
+              /**
+               * @description At most 50 custom headers, each name once (case-insensitively). Headers the service sets (From, To, Cc, Bcc, Reply-To, Subject, Date, Message-ID, Content-*, …) are refused: use the fields.
+               * @example {
+               *       "X-Order": "4711"
+               *     }
+               */
+              headers?: {
+                [key: string]: string;
+              };
+              /** @description Overrides the domain's open tracking. */
+              track_opens?: boolean | null;
+              /** @description Overrides the domain's click tracking. */
+              track_clicks?: boolean | null;
+              /** @description Overrides the domain's List-Unsubscribe setting (RFC 8058). */
+              unsubscribe?: boolean | null;
+            }
+          | unknown
+          | unknown;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H",
+           *       "status": "queued",
+           *       "dkim": "signed",
+           *       "dmarc": "aligned"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description The message id every event of the message carries.
+             * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+             */
+            id: string;
+            /** @enum {string} */
+            status: 'queued';
+            /** @enum {string} */
+            dkim: 'signed';
+            /** @enum {string} */
+            dmarc: 'aligned';
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)); `domain_unverified`: the domain has not passed verification ([more](/docs/errors#domain_unverified)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `idempotency_conflict`: a request with the same `Idempotency-Key` is still in progress ([more](/docs/errors#idempotency_conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 10 MiB ([more](/docs/errors#payload_too_large)) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `recipient_suppressed`: a recipient is on the account's suppression list ([more](/docs/errors#recipient_suppressed)); `idempotency_key_reused`: the `Idempotency-Key` was used with a different request ([more](/docs/errors#idempotency_key_reused)) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)); `quota_exceeded`: over the account's monthly quota; `Retry-After` points at the next month ([more](/docs/errors#quota_exceeded)) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error`: a fault on the server; the request may be retried ([more](/docs/errors#internal_error)) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `server_busy`: the server is at its limit of request bodies being received; `Retry-After` says when to retry ([more](/docs/errors#server_busy)) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description Events to skip; to page deeper than 1,000,000, narrow the range with start and end */
+        offset?: number;
+        /** @description One event type */
+        event?:
+          | 'accepted-by-system'
+          | 'rejected-by-system'
+          | 'accepted-by-mta'
+          | 'rejected-by-mta'
+          | 'delivered'
+          | 'failed'
+          | 'opened'
+          | 'clicked'
+          | 'complained'
+          | 'unsubscribed';
+        /**
+         * @description A message id, with or without `msg_`, in any case
+         * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+         */
+        message_id?: string;
+        /** @description Inclusive lower bound: Unix seconds (fractions allowed) or ISO 8601 (a date, or a date-time; no zone means UTC; encode + as %2B) */
+        start?: string;
+        /**
+         * @description Inclusive upper bound, in the forms of start
+         * @example 2026-11-21T12:00:00Z
+         */
+        end?: string;
+        /**
+         * @description Which of the account's domains to read, with an account token (required when the account has more than one). A sending key reads its own domain.
+         * @example mail.example.com
+         */
+        domain?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Events matching the filter (not the number returned) */
+            total: number;
+            limit: number;
+            offset: number;
+            /** @description Newest first, ties by id */
+            events: {
+              /**
+               * @description `evt_…`
+               * @example evt_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+               */
+              id: string;
+              /**
+               * @description The event type: `accepted-by-system`, `rejected-by-system`, `accepted-by-mta`, `rejected-by-mta`, `delivered`, `failed`, `opened`, `clicked`, `complained`, `unsubscribed`. Ignore types you do not know; more may be added.
+               * @example delivered
+               */
+              event: string;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              occurred_at: string;
+              /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+              message_id: string;
+              /**
+               * @description The sender address, after the from rules
+               * @example orders@example.com
+               */
+              from: string;
+              /**
+               * @description The recipient this event is about
+               * @example ana@example.org
+               */
+              to: string;
+              /** @example Your order 4711 */
+              subject: string;
+              /**
+               * @example [
+               *       "receipt"
+               *     ]
+               */
+              tags: string[];
+              /**
+               * @description The metadata given at send (`{}` when none)
+               * @example {
+               *       "order_id": "4711"
+               *     }
+               */
+              metadata: {
+                [key: string]: string;
+              };
+              /**
+               * @description What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.
+               * @example {
+               *       "mx_host": "mx.example.org",
+               *       "response": "250 2.0.0 OK"
+               *     }
+               */
+              details: {
+                [key: string]: unknown;
+              };
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getOwnDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key's sending domain */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example mail.example.com */
+            domain: string;
+            /** @enum {unknown} */
+            status: 'pending' | 'verified' | 'warning' | 'unverified';
+            verified_at: string | null;
+            /** @description The rolling complaint rate: complaints over deliveries, 30 days */
+            complaint_rate: {
+              /** @description `complained` events in the window */
+              complaints: number;
+              /** @description `delivered` events in the window */
+              delivered: number;
+              /** @description complaints / delivered; null when nothing was delivered in the window */
+              rate: number | null;
+              /**
+               * @description The limit of the acceptable use policy (0.001 = 0.1%)
+               * @example 0.001
+               */
+              threshold: number;
+              /**
+               * @description A notice is raised above this rate
+               * @example 0.0008
+               */
+              warning_at: number;
+              /**
+               * @description The rolling window, in days
+               * @example 30
+               */
+              window_days: number;
+              /**
+               * @description Below this many deliveries in the window no notice is raised (the rate says little yet)
+               * @example 1000
+               */
+              min_delivered: number;
+            };
+          };
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -343,7 +1305,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -352,7 +1314,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -361,8 +1323,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -403,7 +1383,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -412,8 +1392,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -503,7 +1501,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -512,7 +1510,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -521,7 +1519,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -530,8 +1528,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `conflict`: domain "example.com" already exists */
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -604,7 +1620,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -613,7 +1629,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -622,7 +1638,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -631,8 +1647,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -723,7 +1757,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -732,7 +1766,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -741,7 +1775,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -750,8 +1784,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -783,7 +1835,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -792,7 +1844,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -801,7 +1853,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -810,8 +1862,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -855,7 +1925,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -864,7 +1934,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -873,7 +1943,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -882,8 +1952,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -944,7 +2032,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`: name must be a domain name such as mail.example.com */
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -953,7 +2041,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `invalid_key`: The API key is missing, malformed, revoked or not valid. */
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -962,7 +2050,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `forbidden`: a sending key can only send and read its domain's events and messages; management needs an account token */
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -971,7 +2059,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `not_found`: no domain "example.org" in this account */
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -980,7 +2068,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `payload_too_large` */
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 10 MiB ([more](/docs/errors#payload_too_large)) */
       413: {
         headers: {
           [name: string]: unknown;
@@ -989,8 +2086,2440 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `server_busy` */
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `server_busy`: the server is at its limit of request bodies being received; `Retry-After` says when to retry ([more](/docs/errors#server_busy)) */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listDomains: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The account's domains, by name */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            domains: components['schemas']['Domain'][];
+          };
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  addDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description The domain to send from, e.g. `mail.example.com` (a subdomain keeps its DNS apart)
+           * @example mail.example.com
+           */
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The new domain, `pending`, with the records to publish */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Domain'];
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Domain'];
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "tracking": {
+         *         "opens": true,
+         *         "clicks": true
+         *       },
+         *       "ed25519": true
+         *     }
+         */
+        'application/json': {
+          /** @description Any of the three tracking defaults */
+          tracking?: {
+            opens?: boolean;
+            clicks?: boolean;
+            unsubscribe?: boolean;
+          };
+          /** @description On: a new Ed25519 key and record (publish it); off: the key is dropped */
+          ed25519?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The domain with its new settings */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Domain'];
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  verifyDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain after the check */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Domain'];
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain's active key (never the key itself) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example ph_1a2b3c4d */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            created_at: string;
+            /** @description The last request made with it, to the minute; null when never used */
+            last_used_at: string | null;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new key; any earlier key of the domain gets 401 from now on */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The key, shown this once: send it as `Authorization: Bearer <key>`
+             * @example ph_1a2b3c4d_Q2hhbmdlIG1lISBUaGlzIGlzIG5vdCBhIHJlYWwga2V5Lg
+             */
+            key: string;
+            /**
+             * @description Its public part, to tell keys apart
+             * @example ph_1a2b3c4d
+             */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            created_at: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)); `domain_unverified`: the domain has not passed verification ([more](/docs/errors#domain_unverified)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listSmtpCredentials: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain's active SMTP logins, oldest first (never a password) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            credentials: {
+              /** @example ph_smtp_0123456789ab */
+              username: string;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              created_at: string;
+              /** @description The last successful AUTH with it, to the minute; null when never used */
+              last_used_at: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createSmtpCredential: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new SMTP login */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example ph_smtp_0123456789ab */
+            username: string;
+            /**
+             * @description Shown this once; only its hash is kept
+             * @example phs_VGhpcyBpcyBub3QgYSByZWFsIHBhc3N3b3JkLCBqdXN0IGFu
+             */
+            password: string;
+            /**
+             * @description The relay host (POSTHORN_HOSTNAME)
+             * @example smtp.example.net
+             */
+            host: string;
+            /**
+             * @description The submission port, STARTTLS (POSTHORN_SMTP_PORT); implicit TLS is on POSTHORN_SMTPS_PORT
+             * @example 587
+             */
+            port: number;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeSmtpCredential: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+        /** @example ph_smtp_0123456789ab */
+        username: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain's webhook: where it posts, whether it is healthy, and its recent delivery log. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Where events are POSTed.
+             * @example https://hooks.example.com/posthorn
+             */
+            url: string;
+            /** @description `disabled` after 410 Gone or failing for POSTHORN_WEBHOOK_DISABLE_AFTER; a PUT re-enables it and sends what waited. */
+            status: 'active' | 'disabled';
+            disabled_at: string | null;
+            /** @example null */
+            disabled_reason: string | null;
+            /** @description Start of the current run of failed attempts; null after any 2xx. */
+            failing_since: string | null;
+            /** @description The secrets that sign now, newest first; never their values. */
+            secrets: {
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              created_at: string;
+              /** @description Null for the current secret; for a rotated-out one, when it stops signing (until then both sign every POST). */
+              expires_at: string | null;
+            }[];
+            /**
+             * @description Deliveries waiting to be POSTed or retried.
+             * @example 0
+             */
+            pending: number;
+            /**
+             * @description Deliveries given up after the last retry (about a day of retries).
+             * @example 0
+             */
+            failed: number;
+            /** @description The delivery log: the last 50 POSTs, newest first. */
+            attempts: {
+              /**
+               * @description The `webhook-id` POSTed: the event id (`evt_…`) or notice id (`ntc_…`). A replayed event carries its original id.
+               * @example evt_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+               */
+              event_id: string;
+              /**
+               * @description The event (or notice) name.
+               * @example delivered
+               */
+              event: string;
+              /**
+               * @description 1 for a delivery's first POST, counting up with each retry.
+               * @example 1
+               */
+              attempt: number;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              at: string;
+              /**
+               * @description The receiver's HTTP status; null when there was no response (refused, network error, timeout).
+               * @example 200
+               */
+              status: number | null;
+              /**
+               * @description From the start of the POST to the end of the response; null when there was no response.
+               * @example 42
+               */
+              duration_ms: number | null;
+              /**
+               * @description The first 500 characters of the response body; null when there was no response.
+               * @example ok
+               */
+              response: string | null;
+              /**
+               * @description Why there was no response; null when there was one.
+               * @example null
+               */
+              error: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  setWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description An absolute https URL on a public address (http and private or loopback hosts only with POSTHORN_WEBHOOK_ALLOW_PRIVATE=1), no #fragment.
+           * @example https://hooks.example.com/posthorn
+           */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The URL was set; the secret is unchanged (and not shown). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Where events are POSTed.
+             * @example https://hooks.example.com/posthorn
+             */
+            url: string;
+            /** @description True when the webhook was disabled and this PUT switched it back on. */
+            reenabled: boolean;
+          };
+        };
+      };
+      /** @description The webhook was created; its secret is shown this once. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Where events are POSTed.
+             * @example https://hooks.example.com/posthorn
+             */
+            url: string;
+            /**
+             * @description The signing secret (Standard Webhooks `whsec_…`), shown only in this answer: it cannot be read back. Verify the `webhook-signature` header with it.
+             * @example whsec_oxxRarONFGLhfR1hiCaHfE6uoPmRMN1lTD4z5gp+RdA=
+             */
+            secret: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  removeWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The signing secret (Standard Webhooks `whsec_…`), shown only in this answer: it cannot be read back. Verify the `webhook-signature` header with it.
+             * @example whsec_oxxRarONFGLhfR1hiCaHfE6uoPmRMN1lTD4z5gp+RdA=
+             */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until then the previous secret signs beside the new one (POSTHORN_WEBHOOK_SECRET_OVERLAP).
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            previous_secret_expires_at: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  testWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The receiver's HTTP status (2xx means it accepted the test); null when no response was had: refused by the private-address guard, a network error or the timeout.
+             * @example 200
+             */
+            status: number | null;
+            /** @example 37 */
+            duration_ms: number;
+            /**
+             * @description The first 500 characters of the response body, or why there was no response.
+             * @example ok
+             */
+            response: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  replayWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    /** @description At most 31 days and 10000 events per request. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description ISO 8601 date-time (`2026-11-21T12:00:00Z`, `2026-11-21T13:00:00.000+01:00`) or date (midnight UTC), or Unix seconds as a string: the forms GET /v1/events takes. Inclusive.
+           * @example 2026-11-21T00:00:00Z
+           */
+          start: string;
+          /**
+           * @description ISO 8601 date-time (`2026-11-21T12:00:00Z`, `2026-11-21T13:00:00.000+01:00`) or date (midnight UTC), or Unix seconds as a string: the forms GET /v1/events takes. Inclusive.
+           * @example 2026-11-21T06:00:00Z
+           */
+          end: string;
+          /**
+           * @description Only events of this name.
+           * @example delivered
+           * @enum {string}
+           */
+          event?:
+            | 'accepted-by-system'
+            | 'rejected-by-system'
+            | 'accepted-by-mta'
+            | 'rejected-by-mta'
+            | 'delivered'
+            | 'failed'
+            | 'opened'
+            | 'clicked'
+            | 'complained'
+            | 'unsubscribed';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Events queued to the webhook again, each with its original id as `webhook-id`.
+             * @example 1234
+             */
+            queued: number;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: {
+        /**
+         * @description The month to report, `YYYY-MM` (UTC); the current month when left out.
+         * @example 2026-11
+         */
+        month?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The month’s usage. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "month": "2026-11",
+           *       "accepted": 1250,
+           *       "quota": 50000,
+           *       "days": [
+           *         {
+           *           "date": "2026-11-01",
+           *           "accepted": 40,
+           *           "delivered": 39,
+           *           "failed": 1,
+           *           "complained": 0,
+           *           "opened": 12,
+           *           "clicked": 3
+           *         }
+           *       ],
+           *       "complaint_rate": {
+           *         "complaints": 1,
+           *         "delivered": 5120,
+           *         "rate": 0.000195,
+           *         "threshold": 0.001,
+           *         "warning_at": 0.0008,
+           *         "window_days": 30,
+           *         "min_delivered": 1000
+           *       }
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description The month reported, `YYYY-MM` (UTC).
+             * @example 2026-11
+             */
+            month: string;
+            /** @description Recipients accepted this month over every domain of the account: the count the quota is held against. */
+            accepted: number;
+            /** @description The account’s monthly quota in accepted recipients; null when there is none. */
+            quota: number | null;
+            /** @description One entry per UTC day of the month, oldest first: up to today for the current month, every day for a past one, none for a month to come. */
+            days: {
+              /**
+               * Format: date
+               * @description The UTC day, `YYYY-MM-DD`.
+               * @example 2026-11-21
+               */
+              date: string;
+              /** @description Recipients accepted (`accepted-by-system` events). */
+              accepted: number;
+              /** @description `delivered` events. */
+              delivered: number;
+              /** @description `failed` events (hard, soft and block bounces, and mail given up on). */
+              failed: number;
+              /** @description `complained` events (spam complaints). */
+              complained: number;
+              /** @description `opened` events, every load of the pixel. */
+              opened: number;
+              /** @description `clicked` events, every tracked link followed. */
+              clicked: number;
+            }[];
+            /**
+             * @description The account’s rolling 30-day complaint rate as of now, over all its domains (the same figures as `GET /v1/domain` gives per domain), whatever `month` asks for.
+             * @example {
+             *       "complaints": 1,
+             *       "delivered": 5120,
+             *       "rate": 0.000195,
+             *       "threshold": 0.001,
+             *       "warning_at": 0.0008,
+             *       "window_days": 30,
+             *       "min_delivered": 1000
+             *     }
+             */
+            complaint_rate: {
+              /** @description `complained` events in the window. */
+              complaints: number;
+              /** @description `delivered` events in the window. */
+              delivered: number;
+              /** @description complaints / delivered; null when nothing was delivered in the window. */
+              rate: number | null;
+              /** @description The acceptable use policy’s limit (0.001 = 0.1%). */
+              threshold: number;
+              /** @description A domain above this rate gets a `domain.complaint_rate` notice. */
+              warning_at: number;
+              /** @description The rolling window, in days, ending now. */
+              window_days: number;
+              /** @description No notice is raised below this many deliveries in the window. */
+              min_delivered: number;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listMessages: {
+    parameters: {
+      query?: {
+        /** @description `queued` (waiting for or in its first attempt), `deferred` (failed temporarily, to be tried again: see `last_reply`), `delivered`, `failed` (refused, bounced, or given up), `rejected` (not sent: no mail server for the domain, or refused at submission), `suppressed` (refused at submission: on the suppression list), `scheduled` (held until its send time) */
+        status?: 'queued' | 'deferred' | 'delivered' | 'failed' | 'rejected' | 'suppressed' | 'scheduled';
+        /**
+         * @description Messages to this recipient (case-insensitive)
+         * @example ana@example.org
+         */
+        to?: string;
+        /** @description Messages with this tag */
+        tag?: string;
+        /**
+         * @description Sent at or after: Unix seconds or ISO 8601, as in GET /v1/events
+         * @example 2026-11-21
+         */
+        start?: string;
+        /**
+         * @description Sent at or before, in the forms of start
+         * @example 2026-11-21T12:00:00Z
+         */
+        end?: string;
+        /**
+         * @description With an account token: which of the account's domains (required when it has more than one). A sending key reads its own domain.
+         * @example mail.example.com
+         */
+        domain?: string;
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Newest first, ties by id */
+            messages: {
+              /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+              id: string;
+              /**
+               * @description The sending domain
+               * @example mail.example.com
+               */
+              domain: string;
+              /**
+               * @description The sender address, after the from rules
+               * @example orders@mail.example.com
+               */
+              from: string;
+              /** @example Your order 4711 */
+              subject: string;
+              /**
+               * @example [
+               *       "receipt"
+               *     ]
+               */
+              tags: string[];
+              /**
+               * @description The metadata given at send
+               * @example {
+               *       "order": "4711"
+               *     }
+               */
+              metadata: {
+                [key: string]: string;
+              };
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              created_at: string;
+              /** @description The template the message was rendered from; null when it was sent with its own html or text */
+              template: {
+                name: string;
+                version: number;
+              } | null;
+              recipients: {
+                /** @example ana@example.org */
+                address: string;
+                /**
+                 * @description `queued` (waiting for or in its first attempt), `deferred` (failed temporarily, to be tried again: see `last_reply`), `delivered`, `failed` (refused, bounced, or given up), `rejected` (not sent: no mail server for the domain, or refused at submission), `suppressed` (refused at submission: on the suppression list), `scheduled` (held until its send time)
+                 * @enum {string}
+                 */
+                status: 'queued' | 'deferred' | 'delivered' | 'failed' | 'rejected' | 'suppressed' | 'scheduled';
+                /** @description The recipient's newest event; null before it has one */
+                last_event: {
+                  /**
+                   * @description `evt_…`
+                   * @example evt_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+                   */
+                  id: string;
+                  /**
+                   * @description The event type: `accepted-by-system`, `rejected-by-system`, `accepted-by-mta`, `rejected-by-mta`, `delivered`, `failed`, `opened`, `clicked`, `complained`, `unsubscribed`. Ignore types you do not know; more may be added.
+                   * @example delivered
+                   */
+                  event: string;
+                  /**
+                   * Format: date-time
+                   * @example 2026-11-25T09:30:00.000Z
+                   */
+                  occurred_at: string;
+                  /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+                  message_id: string;
+                  /**
+                   * @description The sender address, after the from rules
+                   * @example orders@example.com
+                   */
+                  from: string;
+                  /**
+                   * @description The recipient this event is about
+                   * @example ana@example.org
+                   */
+                  to: string;
+                  /** @example Your order 4711 */
+                  subject: string;
+                  /**
+                   * @example [
+                   *       "receipt"
+                   *     ]
+                   */
+                  tags: string[];
+                  /**
+                   * @description The metadata given at send (`{}` when none)
+                   * @example {
+                   *       "order_id": "4711"
+                   *     }
+                   */
+                  metadata: {
+                    [key: string]: string;
+                  };
+                  /**
+                   * @description What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.
+                   * @example {
+                   *       "mx_host": "mx.example.org",
+                   *       "response": "250 2.0.0 OK"
+                   *     }
+                   */
+                  details: {
+                    [key: string]: unknown;
+                  };
+                } | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T09:30:00.000Z
+                 */
+                updated_at: string;
+                /**
+                 * @description While another attempt is to come: why the last one failed, usually the receiving server's reply (`451 4.3.0 …`). Deferrals are not events, so this is where they show.
+                 * @example 451 4.3.0 Temporary failure, try again later
+                 */
+                last_reply: string | null;
+                /** @description When the next attempt is due, while one is (null during an attempt and once done) */
+                next_attempt_at: string | null;
+              }[];
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The message id from the send response, with or without `msg_`
+         * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+            id: string;
+            /**
+             * @description The sending domain
+             * @example mail.example.com
+             */
+            domain: string;
+            /**
+             * @description The sender address, after the from rules
+             * @example orders@mail.example.com
+             */
+            from: string;
+            /** @example Your order 4711 */
+            subject: string;
+            /**
+             * @example [
+             *       "receipt"
+             *     ]
+             */
+            tags: string[];
+            /**
+             * @description The metadata given at send
+             * @example {
+             *       "order": "4711"
+             *     }
+             */
+            metadata: {
+              [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            created_at: string;
+            /** @description The template the message was rendered from; null when it was sent with its own html or text */
+            template: {
+              name: string;
+              version: number;
+            } | null;
+            recipients: {
+              /** @example ana@example.org */
+              address: string;
+              /**
+               * @description `queued` (waiting for or in its first attempt), `deferred` (failed temporarily, to be tried again: see `last_reply`), `delivered`, `failed` (refused, bounced, or given up), `rejected` (not sent: no mail server for the domain, or refused at submission), `suppressed` (refused at submission: on the suppression list), `scheduled` (held until its send time)
+               * @enum {string}
+               */
+              status: 'queued' | 'deferred' | 'delivered' | 'failed' | 'rejected' | 'suppressed' | 'scheduled';
+              /** @description The recipient's newest event; null before it has one */
+              last_event: {
+                /**
+                 * @description `evt_…`
+                 * @example evt_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+                 */
+                id: string;
+                /**
+                 * @description The event type: `accepted-by-system`, `rejected-by-system`, `accepted-by-mta`, `rejected-by-mta`, `delivered`, `failed`, `opened`, `clicked`, `complained`, `unsubscribed`. Ignore types you do not know; more may be added.
+                 * @example delivered
+                 */
+                event: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T09:30:00.000Z
+                 */
+                occurred_at: string;
+                /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+                message_id: string;
+                /**
+                 * @description The sender address, after the from rules
+                 * @example orders@example.com
+                 */
+                from: string;
+                /**
+                 * @description The recipient this event is about
+                 * @example ana@example.org
+                 */
+                to: string;
+                /** @example Your order 4711 */
+                subject: string;
+                /**
+                 * @example [
+                 *       "receipt"
+                 *     ]
+                 */
+                tags: string[];
+                /**
+                 * @description The metadata given at send (`{}` when none)
+                 * @example {
+                 *       "order_id": "4711"
+                 *     }
+                 */
+                metadata: {
+                  [key: string]: string;
+                };
+                /**
+                 * @description What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.
+                 * @example {
+                 *       "mx_host": "mx.example.org",
+                 *       "response": "250 2.0.0 OK"
+                 *     }
+                 */
+                details: {
+                  [key: string]: unknown;
+                };
+              } | null;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              updated_at: string;
+              /**
+               * @description While another attempt is to come: why the last one failed, usually the receiving server's reply (`451 4.3.0 …`). Deferrals are not events, so this is where they show.
+               * @example 451 4.3.0 Temporary failure, try again later
+               */
+              last_reply: string | null;
+              /** @description When the next attempt is due, while one is (null during an attempt and once done) */
+              next_attempt_at: string | null;
+            }[];
+            /** @description The message's events, oldest first (at most 1,000: see events_truncated) */
+            events: {
+              /**
+               * @description `evt_…`
+               * @example evt_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+               */
+              id: string;
+              /**
+               * @description The event type: `accepted-by-system`, `rejected-by-system`, `accepted-by-mta`, `rejected-by-mta`, `delivered`, `failed`, `opened`, `clicked`, `complained`, `unsubscribed`. Ignore types you do not know; more may be added.
+               * @example delivered
+               */
+              event: string;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              occurred_at: string;
+              /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+              message_id: string;
+              /**
+               * @description The sender address, after the from rules
+               * @example orders@example.com
+               */
+              from: string;
+              /**
+               * @description The recipient this event is about
+               * @example ana@example.org
+               */
+              to: string;
+              /** @example Your order 4711 */
+              subject: string;
+              /**
+               * @example [
+               *       "receipt"
+               *     ]
+               */
+              tags: string[];
+              /**
+               * @description The metadata given at send (`{}` when none)
+               * @example {
+               *       "order_id": "4711"
+               *     }
+               */
+              metadata: {
+                [key: string]: string;
+              };
+              /**
+               * @description What the event type records (docs/api.md, `GET /v1/events`); ignore keys you do not know.
+               * @example {
+               *       "mx_host": "mx.example.org",
+               *       "response": "250 2.0.0 OK"
+               *     }
+               */
+              details: {
+                [key: string]: unknown;
+              };
+            }[];
+            /** @description True when the message has more than 1,000 events: page GET /v1/events?message_id= for all */
+            events_truncated: boolean;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMessageContent: {
+    parameters: {
+      query?: {
+        /**
+         * @description The copy signed for this recipient (copies differ per recipient with tracking, and per recipient domain in their DKIM-Signature); default: the copy signed last
+         * @example ana@example.org
+         */
+        recipient?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The message id from the send response, with or without `msg_`
+         * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The signed message (RFC 5322) as handed to delivery: its DKIM-Signature fields, then the message. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'message/rfc822': string;
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import * as p from './parse-value.js';
 import { parseSecretKey, parseSecretKeyList, readSecretKeyFile } from './parse-secret-key.js';
-import { BODY_LIMIT } from '../core/limits.js';
+import { SEND_BODY_LIMIT } from '../core/limits.js';
 
 /** The resolved, frozen configuration every part of Posthorn reads (through Deps). */
 export interface Config {
@@ -275,7 +275,8 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     parse: (t) => p.parseInteger(t, 1, 100_000),
     default: () => 10,
     defaultText: '`10`',
-    description: 'GET /v1/events requests per second per API key before 429 (see docs/api.md).',
+    description:
+      'Reads per second per credential (API key or account token) before 429, counted apart for GET /v1/events, GET /v1/domain and the GET /v1/messages routes (see docs/api.md).',
   }),
   entry({
     key: 'domainRecheckInterval',
@@ -506,7 +507,7 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     default: () => 60_000,
     defaultText: '`60s`',
     description:
-      'HTTPS API: time from the start of a request until its whole body has arrived, before 408 and close (a 10 MiB send needs about 175 KB/s).',
+      'HTTPS API: time from the start of a request until its whole body has arrived, before 408 and close (the largest send body, 16 MiB, needs about 280 KB/s).',
   }),
   entry({
     key: 'httpMinBodyRate',
@@ -533,7 +534,7 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     default: () => 128 * 1024 * 1024,
     defaultText: '`128MB`',
     description:
-      'HTTPS API: request body bytes one process holds at once; a request that would go over gets 503 with `Retry-After` before its body is read. At least 10MB (the largest send).',
+      'HTTPS API: request body bytes one process holds at once; a request that would go over gets 503 with `Retry-After` before its body is read. At least 16MB (the largest send body).',
   }),
   entry({
     key: 'httpMaxConnectionsPerClient',
@@ -549,6 +550,7 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
 /** The budget must fit one body of the largest size a send may have, or such sends could never pass. */
 function parseBodyBudget(text: string): number {
   const bytes = p.parseSize(text);
-  if (bytes < BODY_LIMIT) throw new Error(`expected at least 10MB (the largest request body), got "${text}"`);
+  if (bytes < SEND_BODY_LIMIT)
+    throw new Error(`expected at least 16MB (the largest request body, POST /v1/send), got "${text}"`);
   return bytes;
 }

@@ -16,10 +16,13 @@ export const ID_PREFIXES = [
   'whe',
   'whd',
   'wha',
+  /** A `webhook.test` POST (docs/webhooks.md): a webhook-id that is no stored event. */
+  'wht',
   'rpt',
   'tok',
   'aud',
   'tmpl',
+  'sig',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -1,9 +1,10 @@
 /**
  * What kind of refusal: the request is malformed or breaks a rule (`invalid`), names something that
- * does not exist (`not_found`), or clashes with what is stored (`conflict`: a name already taken, a
- * concurrent change).
+ * does not exist (`not_found`), clashes with what is stored (`conflict`: a name already taken, a
+ * concurrent change), or needs a verified domain (`unverified`: an API key is issued for a verified
+ * sending domain only).
  */
-export type RefusalReason = 'invalid' | 'not_found' | 'conflict';
+export type RefusalReason = 'invalid' | 'not_found' | 'conflict' | 'unverified';
 
 /** What a refusal is about, so an interface can say what to do next in its own terms. */
 export interface RefusalSubject {

@@ -65,15 +65,28 @@ export function toAuthContext(
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
+ * How stale a credential's `last_used_at` may get before a use writes it again: at most one write a
+ * minute per key or login, so sending costs no write per message (as for account tokens).
+ */
+export const LAST_USED_GRANULARITY_MS = 60_000;
+
+/** True when a use at `now` should record itself over `lastUsedAt`. */
+export function lastUsedIsStale(lastUsedAt: number | null, now: number): boolean {
+  return lastUsedAt === null || now - Number(lastUsedAt) >= LAST_USED_GRANULARITY_MS;
+}
+
+/**
  * Resolves an `Authorization` header to its active key (docs/api.md, Authentication). Every failure
  * — missing or malformed header, unknown key, revoked key — is the same `null`, so the 401 cannot
  * say which and gives a caller nothing to probe with. Not cached: a replaced key must fail at once,
  * even when another process replaced it. Outside sandbox mode a key of the sandbox domain is
  * refused like an unknown one (see sandbox/retire-sandbox.ts): a production server never honours
- * sandbox credentials.
+ * sandbox credentials. A deleted domain's key is refused too (its keys are revoked when it is
+ * deleted; this also covers a key issued in a race with the deletion). The key's `last_used_at` is
+ * kept to the minute (`lastUsedIsStale`).
  */
 export async function authenticate(
-  deps: Pick<Deps, 'db' | 'config'>,
+  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
   authorization: string | undefined,
 ): Promise<AuthContext | null> {
   const m = authorization === undefined ? null : BEARER.exec(authorization);
@@ -83,10 +96,15 @@ export async function authenticate(
     .selectFrom('api_keys as k')
     .innerJoin('domains as d', 'd.id', 'k.domain_id')
     .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select(['k.id as key_id', ...CONTEXT_COLUMNS])
+    .select(['k.id as key_id', 'k.last_used_at', ...CONTEXT_COLUMNS])
     .where('k.key_hash', '=', hashApiKey(key))
     .where('k.revoked_at', 'is', null)
+    .where('d.deleted_at', 'is', null)
     .$if(!deps.config.sandbox, (q) => q.where('d.sandbox', '=', 0))
     .executeTakeFirst();
-  return row ? toAuthContext(row.key_id, row) : null;
+  if (!row) return null;
+  const now = deps.clock.now();
+  if (lastUsedIsStale(row.last_used_at, now))
+    await deps.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.key_id).execute();
+  return toAuthContext(row.key_id, row);
 }

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
+import { splitMessage } from '../mime/split-message.js';
 import { renderMime } from '../mime/render-mime.js';
 import { ByteGate, yieldToLoop } from '../offload/offload-pool.js';
 import { isPersonalized, renderTracked, trackingUrls } from '../tracking/render.js';
@@ -25,7 +27,28 @@ export interface GroupResult {
   group: DeliveryGroup;
   /** When the engine took and signed the message (the accepted-by-mta moment), or null if signing failed. */
   signedAt: number | null;
+  /** What this signing added, to give the source back later (messages/message-source.ts); null when not signed. */
+  signature?: SignedCopy | null;
   outcomes: RecipientOutcome[];
+}
+
+/** The DKIM-Signature fields one signing put before the message, and the SHA-256 (base64) of the whole signed message. */
+export interface SignedCopy {
+  fields: string;
+  digest: string;
+}
+
+/**
+ * The signature fields of a signed message: the first `count` header fields, which the signer
+ * prepended (dkim-sign.ts, one per key). Any DKIM-Signature a relayed message already carried
+ * comes after them and stays part of the message.
+ */
+export function signedCopy(signed: Buffer, count: number): SignedCopy {
+  const fields = splitMessage(signed.subarray(0, Math.min(signed.length, 64 * 1024)))
+    .fields.slice(0, count)
+    .map((f) => `${f.text}\r\n`)
+    .join('');
+  return { fields, digest: createHash('sha256').update(signed).digest('base64') };
 }
 
 export interface DeliveryContext {
@@ -199,10 +222,12 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
   const m = group.message;
   let signed: Buffer;
   let signedAt: number;
+  let signature: SignedCopy;
   try {
+    const keys = dkimKeys(ctx, group);
     if (m.deferredSize > 0) {
       signedAt = deps.clock.now();
-      signed = await renderDeferred(ctx, group, dkimKeys(ctx, group), signedAt);
+      signed = await renderDeferred(ctx, group, keys, signedAt);
       await yieldToLoop(); // the transport may store it synchronously (the sandbox mailbox)
     } else {
       // Stored as latin1 so every byte of a relayed message survives the text column unchanged.
@@ -212,8 +237,9 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
           ? Buffer.from(m.mime, 'latin1')
           : renderMime(m.draft!);
       signedAt = deps.clock.now();
-      signed = await ctx.signer.sign(raw, dkimKeys(ctx, group), signedAt);
+      signed = await ctx.signer.sign(raw, keys, signedAt);
     }
+    signature = signedCopy(signed, keys.length);
   } catch (err) {
     // A message that cannot be rendered or signed is never sent unsigned: unsigned mail would fail
     // DMARC and hurt the domain's reputation.
@@ -236,6 +262,7 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
         return {
           group,
           signedAt,
+          signature,
           outcomes: everyone(group, {
             kind: 'rejected',
             details: { reason: `mail of the sandbox domain ${SANDBOX.domain} is never sent to the internet` },
@@ -251,11 +278,17 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
       relayHost: deps.config.relayHost,
     });
     if (route.kind === 'reject')
-      return { group, signedAt, outcomes: everyone(group, { kind: 'rejected', details: { reason: route.reason } }) };
+      return {
+        group,
+        signedAt,
+        signature,
+        outcomes: everyone(group, { kind: 'rejected', details: { reason: route.reason } }),
+      };
     if (route.kind === 'defer')
       return {
         group,
         signedAt,
+        signature,
         outcomes: everyone(group, { kind: 'deferred', error: route.reason, details: { reason: route.reason } }),
       };
     destinations = route.destinations;
@@ -269,5 +302,5 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     raw: signed,
     attempt,
   });
-  return { group, signedAt, outcomes: fromTransaction(group, result) };
+  return { group, signedAt, signature, outcomes: fromTransaction(group, result) };
 }

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { OFFLOAD_MIN_BYTES } from '../offload/offload-pool.js';
 import type { JobTable } from '../storage/database.js';
 import type { MessageDraft } from '../mime/message-draft.js';
+import { parseMetadata } from '../events/event-record.js';
 import { isPersonalized, type TrackingFlags } from '../tracking/render.js';
 
 /** A message with what signing and events need, loaded once per claimed batch. */
@@ -14,6 +15,8 @@ export interface LoadedMessage {
   from: string;
   subject: string;
   tags: string[];
+  /** The message's metadata, carried into its outcome events. */
+  metadata: Record<string, string>;
   /** The SMTP relay's submitted MIME, when there is one; else the draft is rendered. */
   mime: string | null;
   draft: MessageDraft | null;
@@ -65,6 +68,7 @@ export async function loadClaimed(
         'm.from_address',
         'm.subject',
         'm.tags',
+        'm.metadata',
         // `size` (bytes of whichever is stored) decides, not length(): SQLite's length() reads the whole value.
         sql<string | null>`case when m.size > ${sql.lit(OFFLOAD_MIN_BYTES)} then null else m.mime end`.as('mime'),
         sql<string | null>`case when m.size > ${sql.lit(OFFLOAD_MIN_BYTES)} then null else m.content end`.as('content'),
@@ -126,6 +130,7 @@ export async function loadClaimed(
           from: m.from_address,
           subject: m.subject,
           tags: JSON.parse(m.tags) as string[],
+          metadata: parseMetadata(m.metadata),
           sandbox: m.sandbox === 1,
           mime: m.mime,
           draft: m.content === null ? null : (JSON.parse(m.content) as MessageDraft),

@@ -5,7 +5,8 @@ import type { EventName } from '../core/event-names.js';
 import { newEvent } from '../events/event-record.js';
 import { writeEvents, type NewEvent } from '../events/write-events.js';
 import { completeJobs, rescheduleJobs } from '../queue/finish-jobs.js';
-import type { Database } from '../storage/database.js';
+import type { Database, MessageSignatureTable } from '../storage/database.js';
+import { insertChunked } from '../storage/insert-chunked.js';
 import type { GroupResult } from './deliver-group.js';
 import { nextRetry } from './retry-schedule.js';
 
@@ -16,7 +17,10 @@ interface Plan {
   events: NewEvent[];
   status: Map<RecipientStatus, string[]>;
   complete: string[];
-  retry: Map<number, { ids: string[]; error: string }>;
+  /** Keyed by run time and error, so each job keeps its own last error (a deferred recipient's `last_reply`, docs/api.md). */
+  retry: Map<string, { at: number; ids: string[]; error: string }>;
+  /** One row per signed group: what GET /v1/messages/{id}/content needs to give the source back. */
+  signatures: MessageSignatureTable[];
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -37,9 +41,18 @@ export function planOutcomes(
   ids: Ids,
   now: number,
 ): Plan {
-  const plan: Plan = { events: [], status: new Map(), complete: [], retry: new Map() };
-  for (const { group, signedAt, outcomes } of results) {
+  const plan: Plan = { events: [], status: new Map(), complete: [], retry: new Map(), signatures: [] };
+  for (const { group, signedAt, signature, outcomes } of results) {
     const m = group.message;
+    if (signedAt !== null && signature)
+      plan.signatures.push({
+        id: ids.next('sig', signedAt),
+        message_id: m.id,
+        recipient_ids: JSON.stringify(group.items.map((i) => i.recipientId)),
+        signed_at: signedAt,
+        fields: signature.fields,
+        digest: signature.digest,
+      });
     const event = (
       name: EventName,
       recipient: string,
@@ -78,9 +91,10 @@ export function planOutcomes(
             maxLifetime: cfg.maxQueueLifetime,
           });
           if (next.kind === 'retry') {
-            const slot = plan.retry.get(next.at) ?? { ids: [], error: o.error };
+            const key = `${next.at}\0${o.error}`;
+            const slot = plan.retry.get(key) ?? { at: next.at, ids: [], error: o.error };
             slot.ids.push(item.job.id);
-            plan.retry.set(next.at, slot);
+            plan.retry.set(key, slot);
             push(plan.status, signedAt !== null ? 'deferred' : (item.status as RecipientStatus), item.recipientId);
             return;
           }
@@ -111,6 +125,7 @@ export async function writeOutcomes(
   for (const [status, ids] of plan.status) {
     await trx.updateTable('recipients').set({ status, updated_at: now }).where('id', 'in', ids).execute();
   }
+  await insertChunked(trx, 'message_signatures', plan.signatures);
   await completeJobs(trx, plan.complete, workerId);
-  for (const [at, slot] of plan.retry) await rescheduleJobs(trx, slot.ids, workerId, at, slot.error);
+  for (const slot of plan.retry.values()) await rescheduleJobs(trx, slot.ids, workerId, slot.at, slot.error);
 }

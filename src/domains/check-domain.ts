@@ -1,8 +1,12 @@
 import type { Deps } from '../deps.js';
+import type { Actor } from '../core/actor.js';
+import { recordAudit } from '../audit/audit-log.js';
 import type { DomainStatus, DomainTable } from '../storage/database.js';
 import { recordNotice, type NoticeKind } from '../notices/record-notice.js';
-import { verifyDomain, type DomainChecks } from './verify-domain.js';
+import { verifyDomain, type DomainChecks, type StoredChecks } from './verify-domain.js';
+import { checkDkim } from './check-dkim.js';
 import { isLookupFailure } from './dns-lookup.js';
+import { ed25519Record } from './dns-records.js';
 
 /** The outcome of checking a domain's four records now, and the status it moved to. */
 export interface DomainCheckOutcome {
@@ -50,18 +54,28 @@ function failedPurposes(checks: DomainChecks): string[] {
  * outage on the operator's side must not walk every domain towards unverified.
  * The update is conditional on the status read, so two checkers racing on one domain (several
  * scheduler nodes, or the scheduler and `domain verify`) raise each notice once.
+ * The Ed25519 record, when that signing is on, is checked too and stored beside the four, but it
+ * never decides the status (see dns-records.ts, ed25519Record).
+ * `actor`: a person asked for this check (`domain verify`, POST /v1/domains/{domain}/verify), so it
+ * is audited (`domain.verify`); the scheduler's re-checks are not.
  */
 export async function checkDomain(
   deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'resolver' | 'config' | 'log'>,
   domain: DomainTable,
+  opts: { actor?: Actor } = {},
 ): Promise<DomainCheckOutcome> {
-  const checks = await verifyDomain(deps.resolver, {
-    domain: domain.name,
-    selector: domain.dkim_selector,
-    publicKeyB64: domain.dkim_public_key,
-    spfIncludeHost: deps.config.spfIncludeHost,
-    bounceHost: deps.config.bounceHost,
-  });
+  const ed25519 = ed25519Record(domain);
+  const [checks, ed25519Check] = await Promise.all([
+    verifyDomain(deps.resolver, {
+      domain: domain.name,
+      selector: domain.dkim_selector,
+      publicKeyB64: domain.dkim_public_key,
+      spfIncludeHost: deps.config.spfIncludeHost,
+      bounceHost: deps.config.bounceHost,
+    }),
+    ed25519 === null ? null : checkDkim(deps.resolver, ed25519, domain.ed25519_public_key ?? '', 'ed25519'),
+  ]);
+  const stored: StoredChecks = ed25519Check === null ? checks : { ...checks, dkim_ed25519: ed25519Check };
   const ok = Object.values(checks).every((c) => c.ok);
   const inconclusive = !ok && Object.values(checks).every((c) => c.ok || isLookupFailure(c.problem));
   const now = deps.clock.now();
@@ -73,7 +87,7 @@ export async function checkDomain(
     status: next.status,
     failing_since: next.failingSince,
     checked_at: now,
-    last_checks: JSON.stringify(checks),
+    last_checks: JSON.stringify(stored),
     verified_at:
       next.status === 'verified' && domain.status !== 'verified' && domain.status !== 'warning'
         ? now
@@ -103,6 +117,13 @@ export async function checkDomain(
         details: { domain: domain.name, checks },
       });
     }
+    if (opts.actor)
+      await recordAudit(trx, deps, {
+        accountId: domain.account_id,
+        actor: opts.actor,
+        action: 'domain.verify',
+        target: `${domain.name} (${updated.status})`,
+      });
   });
   return { domain: updated, checks, ok };
 }
@@ -129,4 +150,18 @@ function noticeFor(
     return { kind: 'domain.recovered', message: `DNS records of ${domain.name} match again; the domain is verified.` };
   }
   return null;
+}
+
+/**
+ * A check a person asked for (`domain verify`, POST /v1/domains/{domain}/verify), audited as
+ * `domain.verify`. The sandbox domain needs no DNS (its mail never leaves the machine): null, and
+ * nothing is checked.
+ */
+export async function verifyDomainNow(
+  deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'resolver' | 'config' | 'log'>,
+  domain: DomainTable,
+  actor: Actor,
+): Promise<DomainCheckOutcome | null> {
+  if (domain.sandbox === 1) return null;
+  return checkDomain(deps, domain, { actor });
 }

@@ -1,3 +1,4 @@
+import { ed25519DnsValue } from '../delivery/dkim/dkim-keys.js';
 import { normalizeHost } from './normalize-host.js';
 
 /** The four records a sending domain publishes, in the order they are shown; a domain is verified only when all four match. */
@@ -47,4 +48,23 @@ export function domainRecords(
     // Relaxed alignment (adkim=r; aspf=r) lets bounce.<domain> align with <domain>.
     { purpose: 'dmarc', type: 'TXT', name: `_dmarc.${name}`, value: 'v=DMARC1; p=none; adkim=r; aspf=r' },
   ];
+}
+
+/**
+ * The optional fifth record: the Ed25519 key (RFC 8463 §4.2) at its own selector, while Ed25519
+ * signing is on; null when it is off. It never decides verification (the RSA signature is always
+ * there too, RFC 6376 §6.1), but it is checked with the four so its status can be shown.
+ */
+export function ed25519Record(d: {
+  name: string;
+  ed25519_selector: string | null;
+  ed25519_public_key: string | null;
+}): { purpose: 'dkim_ed25519'; type: 'TXT'; name: string; value: string } | null {
+  if (d.ed25519_selector === null || d.ed25519_public_key === null) return null;
+  return {
+    purpose: 'dkim_ed25519',
+    type: 'TXT',
+    name: `${d.ed25519_selector}._domainkey.${normalizeHost(d.name)}`,
+    value: ed25519DnsValue(d.ed25519_public_key),
+  };
 }

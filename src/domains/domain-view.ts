@@ -1,7 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { DomainTable } from '../storage/database.js';
-import { domainRecords } from './dns-records.js';
-import { ed25519DnsValue } from '../delivery/dkim/dkim-keys.js';
+import { domainRecords, ed25519Record } from './dns-records.js';
 
 /** The operator's view of a domain (`posthorn domain add` / `domain show`). */
 export function domainView(config: Pick<Config, 'spfIncludeHost' | 'bounceHost'>, d: DomainTable) {
@@ -17,14 +16,10 @@ export function domainView(config: Pick<Config, 'spfIncludeHost' | 'bounceHost'>
     checked_at: d.checked_at === null ? null : new Date(d.checked_at).toISOString(),
     failing_since: d.failing_since === null ? null : new Date(d.failing_since).toISOString(),
     /** The optional Ed25519 record (RFC 8463), published beside the four; null when off. */
-    dkim_ed25519:
-      d.ed25519_selector !== null && d.ed25519_public_key !== null
-        ? {
-            type: 'TXT' as const,
-            name: `${d.ed25519_selector}._domainkey.${d.name}`,
-            value: ed25519DnsValue(d.ed25519_public_key),
-          }
-        : null,
+    dkim_ed25519: (() => {
+      const r = ed25519Record(d);
+      return r === null ? null : { type: r.type, name: r.name, value: r.value };
+    })(),
     /** Tracking and unsubscribe defaults for this domain's messages; each message may override them (docs/tracking.md). */
     tracking: {
       track_opens: d.track_opens === 1,

@@ -1,37 +1,15 @@
 import type { Deps } from '../deps.js';
+import type { Actor } from '../core/actor.js';
 import type { DomainTable } from '../storage/database.js';
-import { generateEd25519Key } from '../delivery/dkim/dkim-keys.js';
-import { secretBox } from '../secrets/secret-box.js';
-import { secretContext } from '../secrets/secret-fields.js';
-import { findDomain } from './add-domain.js';
-import { newSelector } from './dkim-key.js';
+import type { DomainRef } from './add-domain.js';
+import { updateDomain } from './update-domain.js';
 
-/**
- * Turns the optional second DKIM signature (Ed25519, RFC 8463) on or off for a domain. Its record
- * is published beside the RSA one; receivers accept a message when any signature verifies
- * (RFC 6376 §6.1), so the RSA record alone still decides verification. Turning it on again makes
- * a new key under a new selector.
- */
-export async function setEd25519(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
-  domainName: string,
+/** Turns Ed25519 signing on or off for a domain (`domain set --ed25519`): updateDomain with that one change. */
+export function setEd25519(
+  deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>,
+  domain: DomainRef,
   enabled: boolean,
+  actor?: Actor,
 ): Promise<DomainTable> {
-  const domain = await findDomain(deps, domainName);
-  if (enabled === (domain.ed25519_private_key !== null)) return domain;
-  const set = enabled
-    ? (() => {
-        const key = generateEd25519Key();
-        return {
-          ed25519_selector: `${newSelector(deps.clock.now())}e`,
-          ed25519_private_key: secretBox(deps.config).seal(
-            key.privateKeyPem,
-            secretContext('domains.ed25519_private_key', domain.id),
-          ),
-          ed25519_public_key: key.publicKeyB64,
-        };
-      })()
-    : { ed25519_selector: null, ed25519_private_key: null, ed25519_public_key: null };
-  await deps.db.updateTable('domains').set(set).where('id', '=', domain.id).execute();
-  return { ...domain, ...set };
+  return updateDomain(deps, domain, { ed25519: enabled }, actor);
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import { checkDomain } from './check-domain.js';
 
 /**
- * Re-checks every non-sandbox domain whose last check is older than the re-check interval
+ * Re-checks every live, non-sandbox domain whose last check is older than the re-check interval
  * (POSTHORN_DOMAIN_RECHECK_INTERVAL, daily by default), a few at a time. Pending domains are
  * included, so a domain becomes verified by itself once its records are published. Returns how many
  * were checked.
@@ -17,6 +17,7 @@ export async function recheckDueDomains(
     .selectFrom('domains')
     .selectAll()
     .where('sandbox', '=', 0)
+    .where('deleted_at', 'is', null)
     .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<=', dueBefore)]))
     // Never-checked first on both databases (they order NULLs differently).
     .orderBy(sql`coalesce(checked_at, 0)`)

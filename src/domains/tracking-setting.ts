@@ -1,35 +1,43 @@
-import type { Deps } from '../deps.js';
 import type { DomainTable } from '../storage/database.js';
-import { findDomain } from './add-domain.js';
 
-/** The domain columns `domain set` can change for tracking (docs/tracking.md, Settings), by CLI option name. */
+/** A domain's tracking defaults as the API names them (docs/tracking.md, Settings). */
+export interface TrackingDefaults {
+  opens: boolean;
+  clicks: boolean;
+  unsubscribe: boolean;
+}
+
+/** The `domain set` option of each default. */
 export const TRACKING_OPTIONS = {
-  'track-opens': 'track_opens',
-  'track-clicks': 'track_clicks',
+  'track-opens': 'opens',
+  'track-clicks': 'clicks',
   unsubscribe: 'unsubscribe',
-} as const;
+} as const satisfies Record<string, keyof TrackingDefaults>;
 export type TrackingOption = keyof typeof TRACKING_OPTIONS;
 
+const COLUMNS = { opens: 'track_opens', clicks: 'track_clicks', unsubscribe: 'unsubscribe' } as const;
+
+/** The domain's tracking defaults, read from its 0/1 columns. */
+export function trackingDefaults(
+  d: Pick<DomainTable, 'track_opens' | 'track_clicks' | 'unsubscribe'>,
+): TrackingDefaults {
+  return { opens: d.track_opens === 1, clicks: d.track_clicks === 1, unsubscribe: d.unsubscribe === 1 };
+}
+
 /**
- * Sets a domain's tracking defaults (open pixel, click rewriting, List-Unsubscribe); each message
- * may override them. Applies to messages accepted from now on: a queued message keeps what was
- * resolved at its submit.
+ * The column values for the tracking defaults in `changes` that differ from `domain`'s (open pixel,
+ * click rewriting, List-Unsubscribe); each message may override them. They apply to messages accepted
+ * from then on: a queued message keeps what was resolved at its submit.
  */
-export async function setTracking(
-  deps: Pick<Deps, 'db'>,
-  domainName: string,
-  changes: Partial<Record<TrackingOption, boolean>>,
-): Promise<DomainTable> {
-  const domain = await findDomain(deps, domainName);
+export function trackingColumns(
+  domain: DomainTable,
+  changes: Partial<TrackingDefaults>,
+): Partial<Pick<DomainTable, 'track_opens' | 'track_clicks' | 'unsubscribe'>> {
   const set: Partial<Pick<DomainTable, 'track_opens' | 'track_clicks' | 'unsubscribe'>> = {};
-  for (const [option, column] of Object.entries(TRACKING_OPTIONS) as [
-    TrackingOption,
-    (typeof TRACKING_OPTIONS)[TrackingOption],
-  ][]) {
-    const v = changes[option];
-    if (v !== undefined) set[column] = v ? 1 : 0;
+  for (const key of Object.keys(COLUMNS) as (keyof TrackingDefaults)[]) {
+    const v = changes[key];
+    const column = COLUMNS[key];
+    if (v !== undefined && (v ? 1 : 0) !== domain[column]) set[column] = v ? 1 : 0;
   }
-  if (Object.keys(set).length === 0) return domain;
-  await deps.db.updateTable('domains').set(set).where('id', '=', domain.id).execute();
-  return { ...domain, ...set };
+  return set;
 }

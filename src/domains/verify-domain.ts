@@ -11,6 +11,9 @@ export type { CheckResult } from './check-result.js';
 /** The result of each of the four record checks, by purpose. */
 export type DomainChecks = Record<RecordPurpose, CheckResult>;
 
+/** `domains.last_checks`: the four checks, and the Ed25519 record's when that signing was on. */
+export type StoredChecks = DomainChecks & { dkim_ed25519?: CheckResult };
+
 /** What to verify: the domain, its current DKIM key, and the service hosts it must point at. */
 export interface VerifyDomainInput {
   domain: string;

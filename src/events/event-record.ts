@@ -18,6 +18,8 @@ export interface NewEvent {
   from: string;
   subject: string;
   tags: readonly string[];
+  /** The message's metadata (docs/api.md, Fields), carried by every one of its events like tags; none when absent. */
+  metadata?: Readonly<Record<string, string>>;
   details: Record<string, unknown>;
   occurredAt: number;
   suppress?: SuppressionReason | false;
@@ -31,6 +33,7 @@ export interface EventMessage {
   from: string;
   subject: string;
   tags: readonly string[];
+  metadata: Readonly<Record<string, string>>;
 }
 
 /** What happened to one recipient of the message, and when. */
@@ -58,6 +61,7 @@ export function newEvent(ids: Pick<Ids, 'next'>, message: EventMessage, fact: Ev
     from: message.from,
     subject: message.subject,
     tags: message.tags,
+    metadata: message.metadata,
     details: fact.details ?? {},
     occurredAt: fact.at,
   };
@@ -77,6 +81,7 @@ export function toEventRow(e: NewEvent): EventTable {
     from_address: e.from,
     subject: e.subject,
     tags: JSON.stringify(e.tags),
+    metadata: JSON.stringify(e.metadata ?? {}),
     details: JSON.stringify(e.details),
     occurred_at: e.occurredAt,
   };
@@ -93,11 +98,13 @@ export interface EventRecord {
   to: string;
   subject: string;
   tags: string[];
+  /** The message's metadata: string values the sender attached (`{}` when none). */
+  metadata: Record<string, string>;
   details: Record<string, unknown>;
 }
 
 /** Maps a stored `events` row to its API record (docs/api.md, `GET /v1/events`). */
-export function toEventRecord(row: Selectable<EventTable>): EventRecord {
+export function toEventRecord(row: EventTable | Selectable<EventTable>): EventRecord {
   return {
     id: row.id,
     event: row.event,
@@ -108,6 +115,7 @@ export function toEventRecord(row: Selectable<EventTable>): EventRecord {
     to: row.recipient,
     subject: row.subject,
     tags: parseTags(row.tags),
+    metadata: parseMetadata(row.metadata),
     details: parseDetails(row.details),
   };
 }
@@ -116,6 +124,15 @@ export function toEventRecord(row: Selectable<EventTable>): EventRecord {
 function parseTags(text: string): string[] {
   const value = parseJson(text);
   return Array.isArray(value) ? value.filter((t): t is string => typeof t === 'string') : [];
+}
+
+/** The stored JSON metadata object, or messages' column of it; only its string values, `{}` when damaged. */
+export function parseMetadata(text: string | null | undefined): Record<string, string> {
+  const value = text === null || text === undefined ? undefined : parseJson(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
 }
 
 /** The stored JSON details object; anything but an object reads as `{}`. */

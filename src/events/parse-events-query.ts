@@ -1,5 +1,6 @@
 import { apiError, type ApiError } from '../core/api-errors.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../core/event-names.js';
+import { normalizeMessageId } from '../core/message-id.js';
 
 /** A validated GET /v1/events query (docs/api.md, `GET /v1/events`). `start` and `end` are inclusive epoch ms. */
 export interface EventsFilter {
@@ -10,6 +11,8 @@ export interface EventsFilter {
   messageId?: string;
   start?: number;
   end?: number;
+  /** `domain=`: which of its account's domains an account token reads (http/read-domain.ts). */
+  domain?: string;
 }
 
 /** Page size 1 to 100, default 25 (docs/api.md). */
@@ -21,12 +24,10 @@ export const MAX_EVENTS_LIMIT = 100;
  */
 export const MAX_EVENTS_OFFSET = 1_000_000;
 
-const PARAMETERS = ['limit', 'offset', 'event', 'message_id', 'start', 'end'] as const;
+const PARAMETERS = ['limit', 'offset', 'event', 'message_id', 'start', 'end', 'domain'] as const;
 type Parameter = (typeof PARAMETERS)[number];
 const KNOWN: ReadonlySet<string> = new Set(PARAMETERS);
 
-// Crockford base32 without I, L, O, U; a ULID's first character is at most 7 (48-bit time).
-const MESSAGE_ID = /^(?:msg_)?([0-7][0-9A-HJKMNP-TV-Z]{25})$/i;
 const UNIX_SECONDS = /^(\d{1,15})(?:\.(\d{1,9}))?$/;
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})?)?$/;
 /** The last millisecond of year 9999: anything later is a mistake (often milliseconds sent as seconds). */
@@ -87,21 +88,40 @@ export function parseEventsQuery(query: unknown): ParsedEventsQuery {
     filter.event = values.event;
   }
   if (values.message_id !== undefined) {
-    const m = MESSAGE_ID.exec(values.message_id);
-    if (!m) {
+    // Stored ids are upper-case (ulidx), so a lower-cased copy still finds its message.
+    const id = normalizeMessageId(values.message_id);
+    if (id === null) {
       return fail(
         'message_id',
         `message_id must be a message id from a send response (msg_ and 26 characters of Crockford base32, the prefix optional), got ${quote(values.message_id)}`,
       );
     }
-    // Stored ids are upper-case (ulidx), so a lower-cased copy still finds its message.
-    filter.messageId = `msg_${(m[1] as string).toUpperCase()}`;
+    filter.messageId = id;
   }
+  if (values.domain !== undefined) filter.domain = values.domain;
 
+  const range = parseTimeRange(values.start, values.end);
+  if ('error' in range) return { ok: false, error: range.error };
+  if (range.start !== undefined) filter.start = range.start;
+  if (range.end !== undefined) filter.end = range.end;
+  return { ok: true, filter };
+}
+
+/**
+ * `start` and `end` query parameters (docs/api.md, `GET /v1/events`; `GET /v1/messages` takes the
+ * same): Unix seconds or ISO 8601, both inclusive, as epoch-ms bounds; or the 400 naming the one
+ * at fault.
+ */
+export function parseTimeRange(
+  startText: string | undefined,
+  endText: string | undefined,
+): { start?: number; end?: number } | { error: ApiError } {
   let start: Instant | undefined;
   let end: Instant | undefined;
-  for (const name of ['start', 'end'] as const) {
-    const text = values[name];
+  for (const [name, text] of [
+    ['start', startText],
+    ['end', endText],
+  ] as const) {
     if (text === undefined) continue;
     const parsed = parseInstant(text);
     if (typeof parsed === 'string') return fail(name, `${name} ${parsed}`);
@@ -109,11 +129,12 @@ export function parseEventsQuery(query: unknown): ParsedEventsQuery {
     else end = parsed;
   }
   if (start && end && isAfter(start, end)) return fail('end', 'end must not be before start');
-  // Events are stored to the millisecond and both bounds are inclusive (docs/api.md): a start
+  // Times are stored to the millisecond and both bounds are inclusive (docs/api.md): a start
   // inside a millisecond begins at the next whole one, an end inside one ends at that one.
-  if (start) filter.start = start.ms + (start.sub === '' ? 0 : 1);
-  if (end) filter.end = end.ms;
-  return { ok: true, filter };
+  const out: { start?: number; end?: number } = {};
+  if (start) out.start = start.ms + (start.sub === '' ? 0 : 1);
+  if (end) out.end = end.ms;
+  return out;
 }
 
 /** Digits only (no sign, no spaces, no exponent), small enough to be exact. */
@@ -206,3 +227,17 @@ function quote(value: string): string {
 function fail(field: string, message: string): { ok: false; error: ApiError } {
   return { ok: false, error: apiError('invalid_request', message, field) };
 }
+
+/**
+ * One time bound as GET /v1/events reads `start` and `end` (the same forms, TIME_FORMATS), for
+ * other operations over a window of events (webhook replay): the epoch millisecond an inclusive
+ * bound of that `side` covers, or the reason the text is not a time.
+ */
+export function parseTimeBound(text: string, side: 'start' | 'end'): number | string {
+  const parsed = parseInstant(text);
+  if (typeof parsed === 'string') return parsed;
+  return side === 'start' ? parsed.ms + (parsed.sub === '' ? 0 : 1) : parsed.ms;
+}
+
+/** The forms parseTimeBound accepts, for messages and documentation. */
+export const TIME_BOUND_FORMATS = TIME_FORMATS;

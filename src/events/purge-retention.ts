@@ -19,6 +19,8 @@ export interface PurgeCounts {
   eventPartitions: number;
   events: number;
   bodies: number;
+  /** Signature rows of signed copies (message_signatures), kept as long as bodies. */
+  signatures: number;
   idempotencyKeys: number;
   rateLimits: number;
   /** Dedupe keys of feedback (feedback_keys) whose events are gone. */
@@ -32,7 +34,8 @@ export interface PurgeCounts {
 
 /**
  * Removes what retention no longer allows, as of `deps.clock.now()`: events older than 120 days,
- * message bodies older than `config.bodyRetention` (the message row and its events stay),
+ * message bodies older than `config.bodyRetention` (the message row and its events stay) with the
+ * signatures of their signed copies,
  * expired idempotency keys (kept 24 hours), idle rate-limit rows, feedback dedupe keys as old
  * as the events they guard, and — like bodies, since they hold message copies and payloads —
  * processed inbound reports, finished webhook deliveries and the webhook delivery log. Safe to run on several
@@ -93,6 +96,23 @@ export async function purgeRetention(
           )
           .executeTakeFirst()
       ).numUpdatedRows,
+  );
+
+  // Without its body a signature cannot give the source back (messages/message-source.ts): it goes
+  // on the same schedule. A message still queued past the cutoff is signed again when next tried.
+  const signatures = await inBatches(
+    batch,
+    async () =>
+      (
+        await db
+          .deleteFrom('message_signatures')
+          .where(
+            'id',
+            'in',
+            db.selectFrom('message_signatures').select('id').where('signed_at', '<', bodyCutoff).limit(batch),
+          )
+          .executeTakeFirst()
+      ).numDeletedRows,
   );
 
   const idempotencyKeys = await inBatches(
@@ -205,6 +225,7 @@ export async function purgeRetention(
     eventPartitions,
     events,
     bodies,
+    signatures,
     idempotencyKeys,
     rateLimits,
     feedbackKeys,

@@ -16,6 +16,7 @@ export function webhookPayload(record: EventRecord): string {
     to: record.to,
     subject: record.subject,
     tags: record.tags,
+    metadata: record.metadata,
     details: record.details,
   };
   return JSON.stringify(body);

@@ -20,7 +20,7 @@ export const COMPLAINT_RATE = {
   noticeEveryMs: 86_400_000,
 } as const;
 
-/** A domain's rolling complaint rate, as `domain show` and GET /v1/domain print it. */
+/** A domain's (or an account's) rolling complaint rate, as `domain show`, GET /v1/domain and GET /v1/usage print it. */
 export interface ComplaintRate {
   complaints: number;
   delivered: number;
@@ -41,10 +41,32 @@ export async function complaintRate(
   domainId: string,
   now: number,
 ): Promise<ComplaintRate> {
+  return rateOver(db, 'domain_id', domainId, now);
+}
+
+/**
+ * The same rolling 30-day rate over every domain of an account (GET /v1/usage, docs/api.md): the
+ * acceptable use policy's limit applies to each domain, and this shows the account's overall figure.
+ */
+export async function accountComplaintRate(
+  db: Kysely<Database> | Transaction<Database>,
+  accountId: string,
+  now: number,
+): Promise<ComplaintRate> {
+  return rateOver(db, 'account_id', accountId, now);
+}
+
+async function rateOver(
+  db: Kysely<Database> | Transaction<Database>,
+  column: 'domain_id' | 'account_id',
+  id: string,
+  now: number,
+): Promise<ComplaintRate> {
+  // The occurred_at bounds also let PostgreSQL skip every monthly partition outside the window.
   const rows = await db
     .selectFrom('events')
     .select(['event', (eb) => eb.fn.countAll<number | string>().as('n')])
-    .where('domain_id', '=', domainId)
+    .where(column, '=', id)
     .where('event', 'in', ['complained', 'delivered'])
     .where('occurred_at', '>', now - COMPLAINT_RATE.windowMs)
     .where('occurred_at', '<=', now)

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { readReturnPath } from '../delivery/return-path.js';
 import type { Database } from '../storage/database.js';
 import type { ParsedReport, ReportRecipient } from './types.js';
+import { parseMetadata } from '../events/event-record.js';
 
 /** The message a report is about, as events need it. */
 export interface MatchedMessage {
@@ -11,6 +12,7 @@ export interface MatchedMessage {
   from: string;
   subject: string;
   tags: string[];
+  metadata: Record<string, string>;
 }
 
 /** One of the message's recipients, with the report's line about it. */
@@ -197,7 +199,7 @@ export async function matchReport(
 async function loadMessage(db: Kysely<Database>, id: string): Promise<MatchedMessage | null> {
   const row = await db
     .selectFrom('messages')
-    .select(['id', 'account_id', 'domain_id', 'from_address', 'subject', 'tags'])
+    .select(['id', 'account_id', 'domain_id', 'from_address', 'subject', 'tags', 'metadata'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return null;
@@ -215,5 +217,7 @@ async function loadMessage(db: Kysely<Database>, id: string): Promise<MatchedMes
     from: row.from_address,
     subject: row.subject,
     tags,
+    // Read as leniently as tags: a damaged value gives an event without metadata, never a lost bounce.
+    metadata: parseMetadata(row.metadata),
   };
 }

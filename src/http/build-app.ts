@@ -23,6 +23,13 @@ import { parseJsonBody } from './json-body.js';
 import { openApiRoute } from './routes/openapi.js';
 import { auditRoutes } from './routes/audit.js';
 import { templateRoutes } from './routes/templates.js';
+import { domainsRoutes } from './routes/domains.js';
+import { Domain } from './schemas/domains.js';
+import { credentialRoutes } from './routes/credentials.js';
+import { webhookRoutes } from './routes/webhook.js';
+import { usageRoutes } from './routes/usage.js';
+import { docsRoutes } from './routes/docs.js';
+import { messageRoutes } from './routes/messages.js';
 import { VERSION } from '../core/version.js';
 
 /** What a route handler may throw: Fastify's own errors, a validation failure, or an ApiError to send as is. */
@@ -72,6 +79,9 @@ export function buildApp(
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
+    // A path parameter may be a whole domain name (253 characters, RFC 1035 §2.3.4); the router's
+    // default cap of 100 would refuse long names before the route's schema could name the field.
+    maxParamLength: 1024,
     // Errors Fastify raises before any route runs (a path with a malformed percent-escape such as
     // `/v1/%ff`, RFC 3986 §2.1) get the API's error body too, not Fastify's own shape.
     frameworkErrors: (err, _req, reply) => {
@@ -98,6 +108,10 @@ export function buildApp(
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   registerOpenApi(app, VERSION);
+  // Shared response components are added here, at the root: Fastify gives a plugin that adds a
+  // schema of its own a fresh validator from its default factory, which would quietly drop unknown
+  // body fields instead of refusing them (see requestAjv in openapi.ts).
+  app.addSchema(Domain);
   // Route schemas (schemas/*.ts) validate with our own Ajv: no coercion in bodies, coercion in
   // query strings and paths (validation-error.ts names the field). Responses are written with
   // JSON.stringify, not a schema-driven serializer that would quietly drop or coerce what does not
@@ -153,7 +167,7 @@ export function buildApp(
         reply,
         apiError(
           'payload_too_large',
-          `request body is over ${limit} bytes${limit === BODY_LIMIT ? ' (10 MiB)' : ''}`,
+          `request body is over ${limit} bytes${limit % (1024 * 1024) === 0 ? ` (${limit / (1024 * 1024)} MiB)` : ''}`,
           'body',
         ),
       );
@@ -210,6 +224,12 @@ export function buildApp(
   app.register(domainRoute(deps));
   app.register(auditRoutes(deps));
   app.register(templateRoutes(deps));
+  app.register(domainsRoutes(deps));
+  app.register(credentialRoutes(deps));
+  app.register(webhookRoutes(deps));
+  app.register(usageRoutes(deps));
+  app.register(docsRoutes());
+  app.register(messageRoutes(deps));
   return app;
 }
 

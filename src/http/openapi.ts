@@ -2,7 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { ErrorBody } from './schemas/common.js';
+import { ErrorBody, transportErrorResponses } from './schemas/common.js';
 import type { Need } from './authorize.js';
 
 // ajv-formats is CommonJS; its default export is the plugin function under ESM.
@@ -31,7 +31,7 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
         title: 'Posthorn API',
         version,
         description:
-          'Send transactional email, read its events, and manage the account: domains, keys, SMTP logins, webhooks, messages, suppressions, usage and the audit log. Every error has the body `{"error":{"type","message","field"?,"docs"}}`; `/docs/errors` explains each type.',
+          'Send transactional email, read its events, and manage the account: domains, keys, SMTP logins, webhooks, messages, suppressions, usage and the audit log. Every error has the body `{"error":{"type","message","field"?,"docs"}}`; [/docs/errors](/docs/errors) explains each type.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/', description: 'This Posthorn server' }],
@@ -71,6 +71,10 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
       const hide = !url.startsWith('/v1/');
       const out = { ...(schema ?? {}), hide } as Record<string, unknown>;
       if (need !== undefined) out.security = SECURITY[need.scope];
+      // Every request can be refused before its route runs (408, 431): each documented operation
+      // says so, so a generated client knows those answers too.
+      const response = out.response as Record<string, unknown> | undefined;
+      if (response !== undefined) out.response = { ...transportErrorResponses(), ...response };
       return { schema: out, url };
     },
   });

@@ -6,6 +6,7 @@ const API_TYPES: Record<RefusalReason, ApiErrorType> = {
   invalid: 'invalid_request',
   not_found: 'not_found',
   conflict: 'conflict',
+  unverified: 'domain_unverified',
 };
 
 /**

@@ -48,6 +48,25 @@ export function parseHeaderValue(str: string): { value: string; params: Record<s
   return { value: String(parsed.value ?? ''), params: parsed.params as Record<string, string> };
 }
 
+/**
+ * The media type a file name's extension stands for (`report.pdf` → application/pdf), or
+ * application/octet-stream for an unknown one: nodemailer's table, which its own composer uses for
+ * attachments given without a type.
+ */
+export function detectMimeType(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  return String(mimeFuncs.detectMimeType(dot === -1 ? '' : filename.slice(dot + 1).toLowerCase()));
+}
+
+/**
+ * A structured header value from its value and parameters (`attachment; filename="a b.pdf"`): a
+ * parameter with non-ASCII or over 75 characters is written in RFC 2231 §3–4 form
+ * (`filename*0*=utf-8''…`, continuations of at most 50 characters), others quoted as RFC 2045 §5.1 asks.
+ */
+export function buildHeaderValue(value: string, params: Record<string, string>): string {
+  return mimeFuncs.buildHeaderValue({ value, params });
+}
+
 /** Quoted-printable of `data` (RFC 2045 §6.7), without line breaks: wrap with qpWrap. */
 export function qpEncode(data: Buffer | string): string {
   return qp.encode(data);

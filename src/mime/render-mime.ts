@@ -1,7 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { compile } from 'html-to-text';
-import type { MessageDraft } from './message-draft.js';
-import { encodeWord, encodeWords, foldLines, hasLongerLines, isPlainText, qpEncode, qpWrap } from './nodemailer-lib.js';
+import type { DraftAttachment, MessageDraft } from './message-draft.js';
+import {
+  buildHeaderValue,
+  encodeWord,
+  encodeWords,
+  foldLines,
+  hasLongerLines,
+  isPlainText,
+  qpEncode,
+  qpWrap,
+} from './nodemailer-lib.js';
 
 /**
  * html-to-text's converter, compiled once: its convert() compiles the options again on every call,
@@ -139,8 +148,11 @@ const SLICE_CHARS = 64 * 1024;
 const LINE_BYTES = 57;
 const LINE_CHARS = 76;
 
-/** A piece of the rendered message: literal text, or content to normalize and encode as base64 lines. */
-type Piece = string | { base64: string };
+/**
+ * A piece of the rendered message: literal text, content to normalize and encode as base64 lines,
+ * or text that is base64 already (an attachment), to cut into lines.
+ */
+type Piece = string | { base64: string } | { lines: string };
 
 /**
  * The content in slices with every line break made CRLF, as part() normalizes it whole. A slice never
@@ -193,6 +205,20 @@ function writeBase64Lines(out: Buffer, pos: number, content: string, sliceChars:
   return pos;
 }
 
+/** Octets of base64 text cut into lines of 76 with CRLF between them (RFC 2045 §6.8). */
+function cutLinesSize(base64: string): number {
+  return base64.length + 2 * Math.max(0, Math.ceil(base64.length / LINE_CHARS) - 1);
+}
+
+/** Writes base64 text (ASCII) in lines of 76 characters, CRLF between them; returns the position after it. */
+function writeCutLines(out: Buffer, pos: number, base64: string): number {
+  for (let i = 0; i < base64.length; i += LINE_CHARS) {
+    if (i > 0) pos += out.write('\r\n', pos, 'latin1');
+    pos += out.write(base64.slice(i, i + LINE_CHARS), pos, 'latin1');
+  }
+  return pos;
+}
+
 /** part() as pieces: content over LARGE_PART_CHARS left to be encoded in slices by joinPieces. */
 function partPieces(type: 'text/plain' | 'text/html', content: string): Piece[] {
   if (content.length <= LARGE_PART_CHARS) return [part(type, content)];
@@ -207,45 +233,122 @@ function partPieces(type: 'text/plain' | 'text/html', content: string): Piece[] 
 export function joinPieces(pieces: Piece[], sliceChars = SLICE_CHARS, room = 0): Buffer {
   let size = room;
   for (const p of pieces)
-    size += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : base64LinesSize(p.base64, sliceChars);
+    size +=
+      typeof p === 'string'
+        ? Buffer.byteLength(p, 'utf8')
+        : 'base64' in p
+          ? base64LinesSize(p.base64, sliceChars)
+          : cutLinesSize(p.lines);
   const out = Buffer.allocUnsafeSlow(size);
   let pos = room;
   for (const p of pieces)
-    pos = typeof p === 'string' ? pos + out.write(p, pos, 'utf8') : writeBase64Lines(out, pos, p.base64, sliceChars);
+    pos =
+      typeof p === 'string'
+        ? pos + out.write(p, pos, 'utf8')
+        : 'base64' in p
+          ? writeBase64Lines(out, pos, p.base64, sliceChars)
+          : writeCutLines(out, pos, p.lines);
   if (pos !== size) throw new Error(`rendered ${pos} octets into a buffer of ${size}`);
   return out;
 }
 
+/** A multipart entity (RFC 2046 §5.1.1): its Content-Type and each part between delimiter lines. */
+function multipart(messageId: string, subtype: 'mixed' | 'alternative' | 'related', parts: Piece[][]): Piece[] {
+  // One of each subtype at most per message, so the subtype is a unique label.
+  const b = mimeBoundary(messageId, subtype);
+  const out: Piece[] = [`Content-Type: multipart/${subtype}; boundary="${b}"\r\n\r\n`];
+  parts.forEach((part, i) => out.push(i === 0 ? `--${b}\r\n` : `\r\n--${b}\r\n`, ...part));
+  out.push(`\r\n--${b}--\r\n`);
+  return out;
+}
+
 /**
- * Renders a draft to an RFC 5322 message: multipart/alternative when there is HTML. Written from
- * nodemailer's header and quoted-printable encoders rather than its streaming MailComposer, which
- * measured at about 1 ms per message — a third of the delivery engine's budget (bench/deliver.ts).
- * Tests parse the result back with mailparser. With `room`, the message starts that many bytes into
- * the returned buffer (joinPieces).
+ * A multipart boundary (RFC 2046 §5.1.1) derived from the message's Message-ID and the part it
+ * delimits, not drawn at random: rendering a draft again then gives the very bytes that were signed
+ * and delivered (messages/message-source.ts checks them against the digest stored at signing). It
+ * cannot occur in the parts: `=_` is never produced by quoted-printable or base64, and a 7bit part
+ * would have to contain a hash of a Message-ID that is made only after its content was submitted.
+ * Every boundary a rendering uses must come from here, each with its own `label`.
+ */
+export function mimeBoundary(messageId: string, label: string): string {
+  const hash = createHash('sha256').update(`posthorn-boundary\0${messageId}\0${label}`).digest('hex');
+  return `----=_Posthorn_${hash.slice(0, 24)}`;
+}
+
+/**
+ * An attachment's entity: base64 (RFC 2045 §6.8), the file name as the RFC 2231 `filename`
+ * parameter of Content-Disposition (RFC 2183) and, for older clients that read only that, an
+ * RFC 2047-encoded `name` on Content-Type, as most mail software writes it. An inline part (one
+ * with a content id) has its Content-ID (RFC 2392) and `inline` disposition.
+ */
+function attachmentPart(a: DraftAttachment): Piece[] {
+  const encodedName = isPlainText(a.filename) ? a.filename : encodeWords(a.filename, 'Q', 52);
+  const name = `"${encodedName.replace(/(["\\])/g, '\\$1')}"`;
+  const disposition = buildHeaderValue(a.contentId === null ? 'attachment' : 'inline', { filename: a.filename });
+  const lines = [
+    foldLines(`Content-Type: ${a.contentType}; name=${name}`, 76),
+    'Content-Transfer-Encoding: base64',
+    foldLines(`Content-Disposition: ${disposition}`, 76),
+    ...(a.contentId === null ? [] : [`Content-ID: <${a.contentId}>`]),
+  ];
+  return [`${lines.join('\r\n')}\r\n\r\n`, { lines: a.content }];
+}
+
+/**
+ * The body entity of a draft: text/plain alone, or multipart/alternative with the html; inline
+ * attachments go with the html in multipart/related (RFC 2387), the others after all of it in
+ * multipart/mixed (RFC 2046 §5.1.3). A mail client shows the html with its images and lists the
+ * files:
+ *
+ *     mixed ─┬─ alternative ─┬─ text/plain
+ *            │               └─ related ─┬─ text/html
+ *            │                           └─ inline images (Content-ID)
+ *            └─ attachments
+ *
+ * Each level is left out when it would hold one part. Without html there is nothing to be inline
+ * in, so every file goes in mixed.
+ */
+function bodyEntity(draft: MessageDraft, text: string): Piece[] {
+  const files = draft.attachments ?? [];
+  const inline = draft.html === null ? [] : files.filter((a) => a.contentId !== null);
+  const attached = draft.html === null ? files : files.filter((a) => a.contentId === null);
+  let body: Piece[];
+  if (draft.html === null) body = partPieces('text/plain', text);
+  else {
+    const html = partPieces('text/html', draft.html);
+    body = multipart(draft.messageId, 'alternative', [
+      partPieces('text/plain', text),
+      inline.length === 0 ? html : multipart(draft.messageId, 'related', [html, ...inline.map(attachmentPart)]),
+    ]);
+  }
+  return attached.length === 0 ? body : multipart(draft.messageId, 'mixed', [body, ...attached.map(attachmentPart)]);
+}
+
+/**
+ * Renders a draft to an RFC 5322 message: multipart/alternative when there is HTML, with the
+ * attachments around it (bodyEntity). Written from nodemailer's header and quoted-printable
+ * encoders rather than its streaming MailComposer, which measured at about 1 ms per message — a
+ * third of the delivery engine's budget (bench/deliver.ts). Tests parse the result back with
+ * mailparser. With `room`, the message starts that many bytes into the returned buffer
+ * (joinPieces). A Bcc header is never written: blind copies are recipients of the delivery only
+ * (RFC 5322 §3.6.3, the first way it describes). The same draft always renders to the same bytes
+ * (see mimeBoundary), which is what lets GET /v1/messages/{id}/content give back the source as delivered.
  */
 export function renderMime(draft: MessageDraft, room = 0): Buffer {
   const text = draft.text ?? (draft.html !== null ? textFromHtml(draft.html) : '');
   const lines = [
     header('From', mailbox(draft.from)),
     header('To', draft.to.map(mailbox).join(', ')),
+    ...(draft.cc && draft.cc.length > 0 ? [header('Cc', draft.cc.map(mailbox).join(', '))] : []),
+    ...(draft.replyTo && draft.replyTo.length > 0 ? [header('Reply-To', draft.replyTo.map(mailbox).join(', '))] : []),
     header('Subject', draft.subject, true),
     `Message-ID: ${draft.messageId}`,
     `Date: ${draft.date}`,
     'MIME-Version: 1.0',
     ...draft.headers.map(([name, value]) => header(name, value)),
   ];
-  if (draft.html === null)
-    return joinPieces([`${lines.join('\r\n')}\r\n`, ...partPieces('text/plain', text), '\r\n'], SLICE_CHARS, room);
-  const boundary = `----=_Posthorn_${randomBytes(12).toString('hex')}`;
-  return joinPieces(
-    [
-      `${lines.join('\r\n')}\r\nContent-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n--${boundary}\r\n`,
-      ...partPieces('text/plain', text),
-      `\r\n--${boundary}\r\n`,
-      ...partPieces('text/html', draft.html),
-      `\r\n--${boundary}--\r\n`,
-    ],
-    SLICE_CHARS,
-    room,
-  );
+  const body = bodyEntity(draft, text);
+  // A single part ends with a line break of its own; a multipart's close delimiter brings one.
+  const end = typeof body[0] === 'string' && body[0].startsWith('Content-Type: multipart/') ? [] : ['\r\n'];
+  return joinPieces([`${lines.join('\r\n')}\r\n`, ...body, ...end], SLICE_CHARS, room);
 }

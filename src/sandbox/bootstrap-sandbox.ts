@@ -43,8 +43,12 @@ export async function bootstrapSandbox(
       (await trx.selectFrom('accounts').select('id').where('name', '=', SANDBOX.account).executeTakeFirst()) ??
       (await createAccount(tx, SANDBOX.account));
     const domain =
-      (await trx.selectFrom('domains').select('id').where('name', '=', SANDBOX.domain).executeTakeFirst()) ??
-      (await addDomain(tx, SANDBOX.account, SANDBOX.domain, { sandbox: true }));
+      (await trx
+        .selectFrom('domains')
+        .select('id')
+        .where('name', '=', SANDBOX.domain)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst()) ?? (await addDomain(tx, SANDBOX.account, SANDBOX.domain, { sandbox: true }));
     // Tracking and unsubscribe on, so the sandbox shows the whole lifecycle (docs/tracking.md,
     // Sandbox).
     await trx

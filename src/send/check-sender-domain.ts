@@ -34,6 +34,7 @@ export async function checkSenderDomain(
     .select(['status'])
     .where('name', '=', from.domain)
     .where('account_id', '=', auth.account.id)
+    .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (!other || !canSend(other.status)) {
     return apiError(

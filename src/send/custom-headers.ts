@@ -30,6 +30,17 @@ export function isOwnedHeader(name: string): boolean {
   return OWNED.has(lower) || OWNED_PREFIXES.some((p) => lower.startsWith(p));
 }
 
+/**
+ * Address headers that have a field of their own: given as a header, the address would be shown to
+ * readers but never get the mail (Cc) or be given twice (To), so the 400 points at the field.
+ */
+const ADDRESS_FIELDS = new Map([
+  ['to', 'use the to field'],
+  ['cc', 'use the cc field, which also delivers the message to those addresses'],
+  ['bcc', 'use the bcc field, which delivers the message to those addresses without showing them'],
+  ['reply-to', 'use the reply_to field'],
+]);
+
 // RFC 5322 §2.2: a field name is printable US-ASCII except the colon.
 const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]{1,76}$/;
 const MAX_HEADERS = 50;
@@ -54,6 +65,9 @@ export function validateCustomHeaders(input: unknown): [string, string][] | ApiE
         `header name "${name}" must be 1 to 76 printable ASCII characters without a colon or space`,
         field,
       );
+    const use = ADDRESS_FIELDS.get(name.toLowerCase());
+    if (use !== undefined)
+      return apiError('invalid_request', `header ${name} cannot be given in headers: ${use}`, field);
     if (isOwnedHeader(name))
       return apiError('invalid_request', `header ${name} is set by the service and cannot be overridden`, field);
     if (seen.has(name.toLowerCase())) return apiError('invalid_request', `header ${name} is given twice`, field);

@@ -2,12 +2,22 @@ import { createHash } from 'node:crypto';
 import type { Mailbox } from '../core/mailbox.js';
 import type { TrackingOverrides } from '../tracking/settings.js';
 import type { TemplateRef } from '../templates/send-template.js';
+import type { Attachment } from './attachments.js';
 
 /** A validated send request, whatever it came in through (HTTP JSON or the SMTP relay). */
 export interface SendRequest {
   from: Mailbox;
   /** Distinct recipients (compared case-insensitively, so a duplicate is sent once), in request order. */
   to: Mailbox[];
+  /**
+   * Copy recipients, shown in the Cc header (docs/api.md, Fields). Absent (a relayed message):
+   * none; the relay's recipients are all in `to`, from its envelope.
+   */
+  cc?: Mailbox[];
+  /** Blind copy recipients: delivered like the others, never named in the message. */
+  bcc?: Mailbox[];
+  /** The Reply-To header's addresses. */
+  replyTo?: Mailbox[];
   subject: string;
   html: string | null;
   text: string | null;
@@ -18,6 +28,10 @@ export interface SendRequest {
    * `track_clicks`, `unsubscribe`, or the relay's X-Posthorn-* headers; absent means the default.
    */
   tracking?: TrackingOverrides;
+  /** Files attached, inline ones (with a content id) first referred to by the html. */
+  attachments?: Attachment[];
+  /** Flat string values the caller attached; every event of the message carries them (docs/api.md, Fields). */
+  metadata?: Record<string, string>;
   /**
    * A message submitted whole over the SMTP relay: its bytes pass through, only the
    * owned headers are rewritten; `html`, `text` and `headers` are then unused.
@@ -34,19 +48,50 @@ export interface SendRequest {
 }
 
 /**
+ * Every distinct recipient (compared case-insensitively) of `to`, `cc` and `bcc`, in that order:
+ * who gets a recipients row, a delivery and events.
+ */
+export function allRecipients(r: Pick<SendRequest, 'to' | 'cc' | 'bcc'>): Mailbox[] {
+  const seen = new Set<string>();
+  const out: Mailbox[] = [];
+  for (const m of [...r.to, ...(r.cc ?? []), ...(r.bcc ?? [])]) {
+    const key = m.address.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(m);
+  }
+  return out;
+}
+
+/**
  * SHA-256 of the canonical request: equal for a replay, different for a reused key (docs/api.md,
  * Idempotency). Computed only when the request carries an Idempotency-Key.
  */
 export function requestFingerprint(r: SendRequest): string {
   if (r.mime) return r.mime.fingerprint;
-  // The overrides are appended only when given, so fingerprints stored before those overrides
-  // existed still match.
+  // The overrides and the later fields are appended only when given, so fingerprints stored before
+  // they existed still match.
   const overrides =
     r.tracking && Object.keys(r.tracking).length > 0
       ? [[r.tracking.opens ?? null, r.tracking.clicks ?? null, r.tracking.unsubscribe ?? null]]
       : [];
   // Likewise the template, as requested (not as rendered: a replay after a new version must still match).
   const template = r.template ? [['template', r.template.name, r.template.version, r.template.variables]] : [];
+  const mailboxes = (list: Mailbox[] | undefined) => (list ?? []).map((m) => [m.name, m.address]);
+  const additions =
+    (r.cc?.length ?? 0) + (r.bcc?.length ?? 0) + (r.replyTo?.length ?? 0) + (r.attachments?.length ?? 0) > 0 ||
+    Object.keys(r.metadata ?? {}).length > 0
+      ? [
+          {
+            cc: mailboxes(r.cc),
+            bcc: mailboxes(r.bcc),
+            reply_to: mailboxes(r.replyTo),
+            attachments: (r.attachments ?? []).map((a) => [a.filename, a.contentType, a.contentId, a.digest]),
+            // Sorted: the order of an object's keys is the JSON's formatting, not the request.
+            metadata: Object.entries(r.metadata ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+          },
+        ]
+      : [];
   const canonical = JSON.stringify([
     r.from.name,
     r.from.address,
@@ -58,6 +103,7 @@ export function requestFingerprint(r: SendRequest): string {
     r.headers,
     ...overrides,
     ...template,
+    ...additions,
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

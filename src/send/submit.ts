@@ -23,7 +23,7 @@ import {
 } from './idempotency.js';
 import { composeDraft } from '../mime/message-draft.js';
 import { persistMessages, type MessagePlan, type PersistResult } from './persist-messages.js';
-import { requestFingerprint, type SendRequest } from './send-request.js';
+import { allRecipients, requestFingerprint, type SendRequest } from './send-request.js';
 import {
   ByteGate,
   OFFLOAD_MIN_BYTES,
@@ -36,6 +36,7 @@ import { smtpContext } from '../credentials/smtp-credentials.js';
 import { resolveTracking, unsubscribeConflict } from '../tracking/settings.js';
 import type { Intake, IntakeSource, WholeMessage } from './intake.js';
 import { renderForSend } from '../templates/send-template.js';
+import { BODY_LIMIT } from '../core/limits.js';
 
 /** The response to an accepted send (docs/api.md, `POST /v1/send`). */
 export interface SendResponse {
@@ -134,10 +135,13 @@ export function planMessage(
     now,
     from,
     to: req.to,
+    cc: req.cc,
+    replyTo: req.replyTo,
     subject: req.subject,
     html: req.html,
     text: req.text,
     headers: req.headers,
+    attachments: req.attachments,
   });
   // A relayed message keeps its own bytes (a client's MIME is passed through); only its owned
   // headers are rewritten.
@@ -149,7 +153,8 @@ export function planMessage(
   const content = mime === null ? JSON.stringify(draft) : null;
   const body: SendResponse = { id, status: 'queued', dkim: 'signed', dmarc: 'aligned' };
   const tracking = resolveTracking(auth.domain.tracking, req);
-  const recipients = req.to.map((m) => ({
+  // To, Cc and Bcc alike: each distinct address gets its row, its delivery and its events.
+  const recipients = allRecipients(req).map((m) => ({
     id: deps.ids.next('rcp', now),
     message_id: id,
     address: m.address,
@@ -165,7 +170,7 @@ export function planMessage(
       from_address: from.address,
       subject: req.subject,
       tags: JSON.stringify(req.tags),
-      metadata: '{}',
+      metadata: JSON.stringify(req.metadata ?? {}),
       template: req.rendered ? JSON.stringify(req.rendered) : null,
       content,
       mime,
@@ -186,6 +191,7 @@ export function planMessage(
           from: from.address,
           subject: req.subject,
           tags: req.tags,
+          metadata: req.metadata ?? {},
         },
         {
           event: 'accepted-by-system',
@@ -285,7 +291,7 @@ export function createSubmitPipeline(
   /** Refusals that have recipients leave a `rejected-by-system` event per recipient. */
   async function recordRejection(
     auth: AuthContext,
-    req: Pick<SendRequest, 'subject' | 'tags'>,
+    req: Pick<SendRequest, 'subject' | 'tags' | 'metadata'>,
     from: string,
     recipients: { address: string; details: Record<string, unknown> }[],
     result: SubmitResult,
@@ -300,6 +306,7 @@ export function createSubmitPipeline(
       from,
       subject: req.subject,
       tags: req.tags,
+      metadata: req.metadata ?? {},
     };
     const events: NewEvent[] = recipients.map((r) =>
       newEvent(deps.ids, message, { event: 'rejected-by-system', recipient: r.address, at: now, details: r.details }),
@@ -427,8 +434,23 @@ export function createSubmitPipeline(
       if (err instanceof OffloadBusyError) return refused(busy());
       throw err;
     }
-    if ('type' in out) {
-      const result = refused(out);
+    // The message limit covers the rendered bodies and the decoded attachments together (docs/api.md, Fields).
+    const content =
+      'type' in out
+        ? 0
+        : Buffer.byteLength(out.html ?? '') +
+          Buffer.byteLength(out.text ?? '') +
+          (req.attachments ?? []).reduce((n, a) => n + a.size, 0);
+    if ('type' in out || content > BODY_LIMIT) {
+      const result = refused(
+        'type' in out
+          ? out
+          : apiError(
+              'payload_too_large',
+              `the rendered template and the attachments are ${content} bytes together, over ${BODY_LIMIT} (10 MiB)`,
+              'template',
+            ),
+      );
       if (claim) await completeIdempotencyKey(deps.db, claim.domainId, claim.key, toStored(result));
       return result;
     }
@@ -455,7 +477,10 @@ export function createSubmitPipeline(
         auth,
         req,
         req.from.address,
-        req.to.map((m) => ({ address: m.address, details: { reason: 'domain_unverified', message: from.message } })),
+        allRecipients(req).map((m) => ({
+          address: m.address,
+          details: { reason: 'domain_unverified', message: from.message },
+        })),
         result,
         idemKey,
       );
@@ -468,14 +493,18 @@ export function createSubmitPipeline(
     const { auth, req, from, key: idemKey } = v;
     const hits = await suppressedAmong(
       auth,
-      req.to.map((m) => m.address),
+      allRecipients(req).map((m) => m.address),
     );
     if (hits.length > 0) {
+      // The field is the one that holds the first suppressed address: to, cc or bcc.
+      const first = hits[0]!.address.toLowerCase();
+      const has = (list: Mailbox[] | undefined) => (list ?? []).some((m) => m.address.toLowerCase() === first);
+      const field = has(req.to) ? 'to' : has(req.cc) ? 'cc' : 'bcc';
       const result = refused(
         apiError(
           'recipient_suppressed',
           `Recipient${hits.length > 1 ? 's are' : ' is'} on the suppression list: ${hits.map((m) => m.address).join(', ')}. Nothing was sent.`,
-          'to',
+          field,
         ),
       );
       await recordRejection(auth, req, from.address, hits, result, idemKey);
@@ -488,7 +517,9 @@ export function createSubmitPipeline(
     const { auth, req, from, key: idemKey } = v;
     // A large message's compose and commit each take tens of ms on this thread: each gets its own
     // turn of the event loop, so other requests are answered between them.
-    const large = (req.html?.length ?? 0) + (req.text?.length ?? 0) + (req.mime?.raw.length ?? 0) >= OFFLOAD_MIN_BYTES;
+    const attached = (req.attachments ?? []).reduce((n, a) => n + a.content.length, 0);
+    const large =
+      (req.html?.length ?? 0) + (req.text?.length ?? 0) + attached + (req.mime?.raw.length ?? 0) >= OFFLOAD_MIN_BYTES;
     if (large) await yieldToLoop();
     const rewrite = v.intake.request.kind === 'mime' ? v.intake.request.rewrite : undefined;
     const { plan: p, body } = planMessage(deps, { auth, req, from, key: idemKey, rewrite });
@@ -593,7 +624,7 @@ export function createSubmitPipeline(
       );
       await recordRejection(
         auth,
-        { subject: '', tags: [] },
+        { subject: '', tags: [], metadata: {} },
         recipient.from,
         [{ address: hit.address, details: { ...hit.details, via: recipient.source } }],
         refused(error),

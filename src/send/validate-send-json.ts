@@ -2,7 +2,9 @@ import { apiError, type ApiError } from '../core/api-errors.js';
 import { parseMailbox, type Mailbox } from '../core/mailbox.js';
 import { controlCharacter, loneSurrogatePath } from '../core/text-checks.js';
 import { validateCustomHeaders } from './custom-headers.js';
-import type { SendRequest } from './send-request.js';
+import { allRecipients, type SendRequest } from './send-request.js';
+import { validateAttachments, type Attachment } from './attachments.js';
+import { BODY_LIMIT } from '../core/limits.js';
 import type { TrackingOverrides } from '../tracking/settings.js';
 import { jsonDepthExceeded, MAX_JSON_DEPTH } from './json-depth.js';
 import { templateField } from '../templates/send-template.js';
@@ -10,11 +12,16 @@ import { templateField } from '../templates/send-template.js';
 const FIELDS = new Set([
   'from',
   'to',
+  'cc',
+  'bcc',
+  'reply_to',
   'subject',
   'html',
   'text',
   'tags',
+  'metadata',
   'headers',
+  'attachments',
   'template',
   'variables',
   'track_opens',
@@ -27,10 +34,17 @@ const TRACKING_FIELDS = [
   ['track_clicks', 'clicks'],
   ['unsubscribe', 'unsubscribe'],
 ] as const;
-/** `to` holds 1 to 50 recipients (docs/api.md, Fields). */
+/** `to`, `cc` and `bcc` together hold 1 to 50 distinct recipients (docs/api.md, Fields). */
 export const MAX_RECIPIENTS = 50;
 const MAX_TAGS = 20;
 const MAX_TAG_LENGTH = 100;
+/** `metadata` (docs/api.md, Fields): a flat object of strings, for the caller's own ids. */
+export const MAX_METADATA_KEYS = 20;
+export const MAX_METADATA_KEY = 40;
+export const MAX_METADATA_VALUE = 500;
+/** The fields of a send body, as the unknown-field refusal lists them. */
+const KNOWN =
+  'from, to, cc, bcc, reply_to, subject, html, text, template, attachments, tags, metadata, headers, track_opens, track_clicks, unsubscribe';
 const MAX_SUBJECT = 998;
 
 const invalid = (field: string, message: string): ApiError => apiError('invalid_request', message, field);
@@ -77,25 +91,102 @@ function parseJsonObject(
   return { body: body as Record<string, unknown> };
 }
 
-function validateRecipients(input: unknown): Mailbox[] | ApiError {
-  if (input === undefined || input === null) return invalid('to', 'to is required: one address or an array of 1 to 50');
+type AddressField = 'to' | 'cc' | 'bcc' | 'reply_to';
+
+/**
+ * An address field: one address or an array of them. `to` must hold 1 to 50; the others may be
+ * absent (or null) or empty. Duplicates within the field (case-insensitive) are kept once.
+ */
+function validateAddresses(field: AddressField, input: unknown): Mailbox[] | ApiError {
+  const required = field === 'to';
+  if (input === undefined || input === null)
+    return required ? invalid('to', `to is required: one address or an array of 1 to ${MAX_RECIPIENTS}`) : [];
   const list = typeof input === 'string' ? [input] : input;
-  if (!Array.isArray(list)) return invalid('to', 'to must be a string or an array of strings');
-  if (list.length === 0 || list.length > MAX_RECIPIENTS)
-    return invalid('to', `to must hold 1 to ${MAX_RECIPIENTS} recipients, got ${list.length}`);
+  if (!Array.isArray(list)) return invalid(field, `${field} must be a string or an array of strings`);
+  if ((required && list.length === 0) || list.length > MAX_RECIPIENTS)
+    return invalid(
+      field,
+      `${field} must hold ${required ? 1 : 0} to ${MAX_RECIPIENTS} ${field === 'reply_to' ? 'addresses' : 'recipients'}, got ${list.length}`,
+    );
   const seen = new Set<string>();
   const out: Mailbox[] = [];
   for (const [i, item] of list.entries()) {
-    const label = typeof input === 'string' ? 'to' : `to[${i}]`;
-    if (typeof item !== 'string') return invalid('to', `${label} must be a string`);
+    const label = typeof input === 'string' ? field : `${field}[${i}]`;
+    if (typeof item !== 'string') return invalid(field, `${label} must be a string`);
     const mb = parseMailbox(item);
-    if ('error' in mb) return invalid('to', `${label} ${mb.error}`);
+    if ('error' in mb) return invalid(field, `${label} ${mb.error}`);
     const key = mb.address.toLowerCase();
     if (seen.has(key)) continue; // duplicates (case-insensitive) are sent once
     seen.add(key);
     out.push(mb);
   }
   return out;
+}
+
+/**
+ * `to`, `cc` and `bcc` together: at most MAX_RECIPIENTS distinct recipients; the refusal names the
+ * field whose addresses go past it.
+ */
+function checkRecipientTotal(req: Pick<SendRequest, 'to' | 'cc' | 'bcc'>): ApiError | null {
+  const cc = req.cc ?? [];
+  const total = allRecipients(req).length;
+  if (total <= MAX_RECIPIENTS) return null;
+  const field = allRecipients({ to: req.to, cc }).length > MAX_RECIPIENTS ? 'cc' : 'bcc';
+  return invalid(
+    field,
+    `to, cc and bcc together may hold at most ${MAX_RECIPIENTS} distinct recipients; with ${field} they hold ${total}`,
+  );
+}
+
+const fail = (field: string, message: string) => ({ error: invalid(field, message) });
+
+/** `metadata`: a flat object of string values; the error names `metadata` or `metadata.<key>`. */
+// A value, not a union with ApiError: caller metadata may itself have `type` and `message` keys.
+function validateMetadata(input: unknown): { metadata: Record<string, string> } | { error: ApiError } {
+  if (input === undefined || input === null) return { metadata: {} };
+  if (typeof input !== 'object' || Array.isArray(input))
+    return fail('metadata', 'metadata must be an object of names to string values');
+  const entries = Object.entries(input as Record<string, unknown>);
+  if (entries.length > MAX_METADATA_KEYS)
+    return fail('metadata', `metadata may hold at most ${MAX_METADATA_KEYS} keys, got ${entries.length}`);
+  const out: Record<string, string> = {};
+  for (const [key, value] of entries) {
+    const field = `metadata.${key}`;
+    if (key.trim() === '' || key.length > MAX_METADATA_KEY || controlCharacter(key, false) !== null)
+      return fail(
+        field,
+        `metadata key "${key}" must be 1 to ${MAX_METADATA_KEY} characters, not blank, without control characters`,
+      );
+    if (typeof value !== 'string')
+      return fail(field, `${field} must be a string (metadata is flat: no numbers, objects or arrays)`);
+    if (value.length > MAX_METADATA_VALUE)
+      return fail(field, `${field} is longer than ${MAX_METADATA_VALUE} characters`);
+    out[key] = value;
+  }
+  return { metadata: out };
+}
+
+/**
+ * The message's content as delivered: html and text as UTF-8, attachments decoded, at most
+ * BODY_LIMIT in all (docs/api.md, Attachments); the refusal names the field that goes past it.
+ */
+function checkContentSize(html: string | null, text: string | null, attachments: Attachment[]): ApiError | null {
+  let total = 0;
+  const parts: [string, number][] = [
+    ['html', html === null ? 0 : Buffer.byteLength(html)],
+    ['text', text === null ? 0 : Buffer.byteLength(text)],
+    ...attachments.map((a, i): [string, number] => [`attachments[${i}].content`, a.size]),
+  ];
+  for (const [field, bytes] of parts) {
+    total += bytes;
+    if (total > BODY_LIMIT)
+      return apiError(
+        'payload_too_large',
+        `the message's content (html, text and decoded attachments) is over ${BODY_LIMIT} bytes (10 MiB) with ${field}`,
+        field,
+      );
+  }
+  return null;
 }
 
 function validateTags(input: unknown): string[] | ApiError {
@@ -142,11 +233,7 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   if ('error' in parsed) return parsed.error;
   const body = parsed.body;
   for (const key of Object.keys(body)) {
-    if (!FIELDS.has(key))
-      return invalid(
-        key,
-        `unknown field ${key}; expected from, to, subject, html, text, template, tags, headers, track_opens, track_clicks, unsubscribe`,
-      );
+    if (!FIELDS.has(key)) return invalid(key, `unknown field ${key}; expected ${KNOWN}`);
   }
   for (const key of Object.keys(body)) {
     const bad = loneSurrogatePath(body[key], key);
@@ -163,8 +250,16 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
     return invalid('from', body.from === undefined ? 'from is required' : 'from must be a string');
   const from = parseMailbox(body.from);
   if ('error' in from) return invalid('from', `from ${from.error}`);
-  const to = validateRecipients(body.to);
+  const to = validateAddresses('to', body.to);
   if (!Array.isArray(to)) return to;
+  const cc = validateAddresses('cc', body.cc);
+  if (!Array.isArray(cc)) return cc;
+  const bcc = validateAddresses('bcc', body.bcc);
+  if (!Array.isArray(bcc)) return bcc;
+  const tooMany = checkRecipientTotal({ to, cc, bcc });
+  if (tooMany !== null) return tooMany;
+  const replyTo = validateAddresses('reply_to', body.reply_to);
+  if (!Array.isArray(replyTo)) return replyTo;
   // With a template, subject is optional: the template's is rendered unless the send gives its own.
   const subject = template !== null && body.subject === undefined ? '' : validateSubject(body.subject);
   if (typeof subject !== 'string') return subject;
@@ -181,17 +276,22 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   if (!Array.isArray(headers)) return headers;
   const tracking = validateTracking(body);
   if ('type' in tracking) return tracking;
-  return {
-    from,
-    to,
-    subject,
-    html,
-    text,
-    tags,
-    headers,
-    tracking,
-    ...(template !== null ? { template: { ...template, subject: subject === '' ? null : subject } } : {}),
-  };
+  const meta = validateMetadata(body.metadata);
+  if ('error' in meta) return meta.error;
+  const metadata = meta.metadata;
+  const attachments = validateAttachments(body.attachments);
+  if (!Array.isArray(attachments)) return attachments;
+  const tooLarge = checkContentSize(html, text, attachments);
+  if (tooLarge !== null) return tooLarge;
+  const req: SendRequest = { from, to, subject, html, text, tags, headers, tracking };
+  // The additions are set only when given, so a request without them is the value it always was.
+  if (cc.length > 0) req.cc = cc;
+  if (bcc.length > 0) req.bcc = bcc;
+  if (replyTo.length > 0) req.replyTo = replyTo;
+  if (attachments.length > 0) req.attachments = attachments;
+  if (Object.keys(metadata).length > 0) req.metadata = metadata;
+  if (template !== null) req.template = { ...template, subject: subject === '' ? null : subject };
+  return req;
 }
 
 function validateSubject(value: unknown): string | ApiError {

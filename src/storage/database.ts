@@ -29,6 +29,7 @@ export interface Database {
   audit_log: AuditLogTable;
   templates: TemplateTable;
   template_versions: TemplateVersionTable;
+  message_signatures: MessageSignatureTable;
 }
 
 export interface AccountTable {
@@ -74,6 +75,11 @@ export interface DomainTable {
   unsubscribe: number;
   /** When the last complaint-rate warning notice was raised (docs/inbound.md, Complaint rate), so it is not repeated on every complaint. */
   complaint_warned_at: number | null;
+  /**
+   * When the domain was deleted (docs/api.md, Management API): its credentials and webhook ended
+   * then; the row stays for the mail it already accepted. Null while it is live; only live names are unique.
+   */
+  deleted_at: number | null;
 }
 
 export interface ApiKeyTable {
@@ -151,6 +157,11 @@ export interface EventTable {
   from_address: string;
   subject: string;
   tags: string;
+  /**
+   * The message's metadata, JSON (migration 0014); the column's default `{}` for events written
+   * without it.
+   */
+  metadata?: string;
   details: string;
   occurred_at: number;
 }
@@ -385,4 +396,23 @@ export interface TemplateVersionTable {
   /** JSON array of the variable paths the version uses (`user.name`, `items[].price`). */
   variables: string;
   created_at: number;
+}
+
+/**
+ * One signing of a delivery group (delivery/deliver-group.ts): the DKIM-Signature fields it put
+ * before the message, and the SHA-256 of the whole signed message. With the message's stored body
+ * (rendered the same way again, mime/render-mime.ts) they give back the source as delivered
+ * (messages/message-source.ts). Purged with the bodies (POSTHORN_BODY_RETENTION).
+ */
+export interface MessageSignatureTable {
+  id: string;
+  message_id: string;
+  /** JSON array of the `rcp_` ids the signed copy went to (one, for a tracked message). */
+  recipient_ids: string;
+  /** The signing time (DKIM `t=`), epoch ms. */
+  signed_at: number;
+  /** The DKIM-Signature fields, CRLF-terminated, as prepended to the message. */
+  fields: string;
+  /** SHA-256 of the signed message (fields and message), base64. */
+  digest: string;
 }

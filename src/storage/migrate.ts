@@ -9,6 +9,9 @@ import * as m0006 from './migrations/0006-partition-events.js';
 import * as m0007 from './migrations/0007-sandbox-raw-bytes.js';
 import * as m0008 from './migrations/0008-sandbox-raw-parts.js';
 import * as m0009 from './migrations/0009-management.js';
+import * as m0010 from './migrations/0010-domain-deletion.js';
+import * as m0012 from './migrations/0012-message-status.js';
+import * as m0014 from './migrations/0014-event-metadata.js';
 import * as m0015 from './migrations/0015-templates.js';
 
 /** Numbered, forward-only migrations (CONTRIBUTING.md, Add a migration), listed in code so no file scan is needed. */
@@ -22,6 +25,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-sandbox-raw-bytes': m0007,
   '0008-sandbox-raw-parts': m0008,
   '0009-management': m0009,
+  '0010-domain-deletion': m0010,
+  '0012-message-status': m0012,
+  '0014-event-metadata': m0014,
   '0015-templates': m0015,
 };
 

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { EventName } from '../core/event-names.js';
-import { newEvent } from '../events/event-record.js';
+import { newEvent, parseMetadata } from '../events/event-record.js';
 import { writeEvents } from '../events/write-events.js';
 import type { Database } from '../storage/database.js';
 
@@ -15,6 +15,7 @@ export interface TrackedRecipient {
   from: string;
   subject: string;
   tags: string[];
+  metadata: Record<string, string>;
   trackOpens: boolean;
   trackClicks: boolean;
   unsubscribe: boolean;
@@ -37,6 +38,7 @@ export async function loadTrackedRecipient(
       'm.from_address',
       'm.subject',
       'm.tags',
+      'm.metadata',
       'm.track_opens',
       'm.track_clicks',
       'm.unsubscribe',
@@ -53,6 +55,7 @@ export async function loadTrackedRecipient(
     from: row.from_address,
     subject: row.subject,
     tags: JSON.parse(row.tags) as string[],
+    metadata: parseMetadata(row.metadata),
     trackOpens: row.track_opens === 1,
     trackClicks: row.track_clicks === 1,
     unsubscribe: row.unsubscribe === 1,
@@ -94,6 +97,7 @@ export async function recordFeedback(
           from: r.from,
           subject: r.subject,
           tags: r.tags,
+          metadata: r.metadata,
         },
         { event, recipient: r.address, at: now, details },
       ),

@@ -1,13 +1,15 @@
 import type { Deps } from '../deps.js';
+import type { Actor } from '../core/actor.js';
 import { RefusedError } from '../core/refused-error.js';
-import { findDomain } from '../domains/add-domain.js';
+import { recordAudit } from '../audit/audit-log.js';
 import { checkWebhookUrl } from './check-webhook-url.js';
 import { PARKED_AT } from './disable-endpoint.js';
 import type { StoredSecret } from './endpoint-secrets.js';
+import type { WebhookDomain } from './find-endpoint.js';
 import { storeEndpointSecrets } from './sealed-secrets.js';
 import { newWebhookSecret } from './webhook-secret.js';
 
-/** What `posthorn webhook set` reports; `secret` is shown only when the endpoint is created. */
+/** What `posthorn webhook set` and `PUT /v1/domains/{domain}/webhook` report; `secret` is shown only when the endpoint is created. */
 export interface SetWebhookResult {
   domain: string;
   url: string;
@@ -19,19 +21,21 @@ export interface SetWebhookResult {
 }
 
 /**
- * Sets the domain's one webhook endpoint (`posthorn webhook set`; docs/webhooks.md). The first
- * set creates it with a new secret, returned once. A later set changes the URL and keeps the
- * secret; it also re-enables a disabled endpoint, clears its failure run, and makes the deliveries
- * that waited while it was disabled due now.
+ * Sets the domain's one webhook endpoint (`posthorn webhook set`, `PUT …/webhook`;
+ * docs/webhooks.md). The first set creates it with a new secret, returned once. A later set changes
+ * the URL and keeps the secret; it also re-enables a disabled endpoint, clears its failure run, and
+ * makes the deliveries that waited while it was disabled due now. Records `webhook.set` in the
+ * audit log with the change (the target is the domain: a URL may carry a receiver's token).
  */
 export async function setWebhook(
   deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>,
-  domainName: string,
+  domain: WebhookDomain,
   rawUrl: string,
+  actor: Actor,
 ): Promise<SetWebhookResult> {
   const url = checkWebhookUrl(rawUrl, deps.config.webhookAllowPrivate);
-  const domain = await findDomain(deps, domainName);
   const now = deps.clock.now();
+  const audit = { accountId: domain.account_id, actor, action: 'webhook.set', target: domain.name };
   return deps.db.transaction().execute(async (trx) => {
     const existing = await trx
       .selectFrom('webhook_endpoints')
@@ -63,6 +67,7 @@ export async function setWebhook(
           subject: { kind: 'webhook', name: domain.name },
           retry: true,
         });
+      await recordAudit(trx, deps, audit);
       return { domain: domain.name, url, secret, created: true, reenabled: false };
     }
     await trx
@@ -86,6 +91,7 @@ export async function setWebhook(
       .where('state', '=', 'pending')
       .where('next_attempt_at', '=', PARKED_AT)
       .execute();
+    await recordAudit(trx, deps, audit);
     return { domain: domain.name, url, secret: null, created: false, reenabled };
   });
 }

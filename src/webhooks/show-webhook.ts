@@ -1,14 +1,16 @@
 import type { Deps } from '../deps.js';
 import { readEndpointSecrets } from './sealed-secrets.js';
-import { findEndpoint } from './find-endpoint.js';
+import { findEndpoint, type WebhookDomain } from './find-endpoint.js';
 
-/** How many delivery-log rows `webhook show` includes. */
+/** How many delivery-log rows `webhook show` includes unless asked for another number. */
 const LOG_ROWS = 10;
 
 /** One attempt of the delivery log as `webhook show` prints it. */
 export interface AttemptView {
+  /** The `webhook-id` POSTed: the event's (or notice's) id. */
   event_id: string;
   event: string;
+  /** 1 for the first POST of a delivery, counting up with each retry. */
   attempt: number;
   attempted_at: string;
   status: number | null;
@@ -34,12 +36,17 @@ export interface WebhookView {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-/** Reads the endpoint, its secrets' ages, its outbox counts and the last attempts of its delivery log. */
+/**
+ * Reads the endpoint, its secrets' ages (never their values), its outbox counts and the last
+ * `attempts` (10 by default) of its delivery log, newest first: `posthorn webhook show` and
+ * `GET …/webhook`. A read, so nothing goes to the audit log.
+ */
 export async function showWebhook(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
-  domainName: string,
+  domain: WebhookDomain,
+  opts: { attempts?: number } = {},
 ): Promise<WebhookView> {
-  const { domain, endpoint } = await findEndpoint(deps, domainName);
+  const endpoint = await findEndpoint(deps, domain);
   const now = deps.clock.now();
   const counts = await deps.db
     .selectFrom('webhook_deliveries')
@@ -65,7 +72,7 @@ export async function showWebhook(
     .where('webhook_attempts.endpoint_id', '=', endpoint.id)
     .orderBy('webhook_attempts.attempted_at', 'desc')
     .orderBy('webhook_attempts.id', 'desc')
-    .limit(LOG_ROWS)
+    .limit(opts.attempts ?? LOG_ROWS)
     .execute();
   return {
     domain: domain.name,

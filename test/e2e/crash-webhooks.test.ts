@@ -2,6 +2,8 @@
 // outbox and the receiver no longer answering, then a restart: every event arrives (at-least-once;
 // the receiver dedupes on webhook-id), every arrival verifies with standardwebhooks, and what
 // arrived twice is no more than what was in flight when the process died.
+import { findDomain } from '../../src/domains/add-domain.js';
+import { CLI_ACTOR } from '../../src/core/actor.js';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
@@ -36,7 +38,7 @@ for (const dialect of testDialects()) {
         });
         const deps = { db: db.db, clock: systemClock, ids, config };
         const seeded = await seedDomain(deps, { domain: 'acme.test' });
-        const { secret } = await setWebhook(deps, 'acme.test', receiver.url);
+        const { secret } = await setWebhook(deps, await findDomain(deps, 'acme.test'), receiver.url, CLI_ACTOR);
         assert.ok(secret);
         const now = Date.now();
         const events: NewEvent[] = Array.from({ length: TOTAL }, (_, i) => ({

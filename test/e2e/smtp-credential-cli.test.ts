@@ -2,6 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config/load.js';
+import { systemClock } from '../../src/core/clock.js';
 import { authenticate } from '../../src/credentials/authenticate.js';
 import { authenticateSmtp } from '../../src/credentials/smtp-credentials.js';
 import { createCliDb, type CliDb } from '../helpers/cli-db.js';
@@ -47,26 +48,32 @@ describe('posthorn smtp-credential (sqlite)', () => {
     };
 
     const first = await authenticateSmtp(
-      { db: db.db, config: production },
+      { db: db.db, config: production, clock: systemClock },
       created.json.username,
       created.json.password,
     );
     assert.equal(first?.domain.name, 'relay.example.test');
-    assert.ok(await authenticateSmtp({ db: db.db, config: production }, second.username, second.password));
+    assert.ok(
+      await authenticateSmtp({ db: db.db, config: production, clock: systemClock }, second.username, second.password),
+    );
 
     const revoked = await cli('smtp-credential', 'revoke', created.json.username, '--json');
     assertJsonSuccess(revoked);
     assert.deepEqual(revoked.json, { username: created.json.username, revoked: true });
     assert.equal(
-      await authenticateSmtp({ db: db.db, config: production }, created.json.username, created.json.password),
+      await authenticateSmtp(
+        { db: db.db, config: production, clock: systemClock },
+        created.json.username,
+        created.json.password,
+      ),
       null,
     );
     assert.ok(
-      await authenticateSmtp({ db: db.db, config: production }, second.username, second.password),
+      await authenticateSmtp({ db: db.db, config: production, clock: systemClock }, second.username, second.password),
       'the other login still works',
     );
     assert.ok(
-      await authenticate({ db: db.db, config: production }, `Bearer ${key.json.key}`),
+      await authenticate({ db: db.db, config: production, clock: systemClock }, `Bearer ${key.json.key}`),
       'the API key still works (logins and the key are independent)',
     );
 

@@ -156,12 +156,32 @@ const validBody: fc.Arbitrary<Record<string, unknown>> = fc
       text: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3000 }),
       tags: fc.array(fc.constantFrom('receipt', 'welcome', 'é-tag', 'x'.repeat(60)), { maxLength: 5 }),
       headers: fc.dictionary(
-        fc.constantFrom('X-Order', 'X-Campaign', 'Reply-To', 'X-Entity-Ref-ID'),
+        fc.constantFrom('X-Order', 'X-Campaign', 'X-Mailer', 'X-Entity-Ref-ID'),
         fc.constantFrom('1', 'abc', 'support@acme.test', 'ünïcödé'),
         { maxKeys: 3 },
       ),
       track_opens: fc.boolean(),
       track_clicks: fc.boolean(),
+      cc: fc.constantFrom('cc@example.org', ['Cc One <cc1@example.org>', 'cc2@example.net'], [], null),
+      bcc: fc.constantFrom('hidden@example.org', [SUPPRESSED], ['a@example.org', 'hidden@example.net']),
+      reply_to: fc.constantFrom('help@acme.test', ['Help <help@acme.test>', 'sales@acme.test']),
+      metadata: fc.dictionary(
+        fc.string({ minLength: 1, maxLength: 12 }).filter((k) => k.trim() !== ''),
+        fc.string({ unit: 'grapheme', maxLength: 60 }),
+        { maxKeys: 4 },
+      ),
+      attachments: fc.array(
+        fc.record(
+          {
+            filename: fc.constantFrom('invoice.pdf', 'ünïcödé résumé.txt', 'logo.png', 'data'),
+            content: fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b).toString('base64')),
+            content_type: fc.constantFrom('application/pdf', 'image/png', 'text/csv; charset=utf-8'),
+            content_id: fc.constantFrom('logo@acme', 'img1'),
+          },
+          { requiredKeys: ['filename', 'content'] },
+        ),
+        { maxLength: 2 },
+      ),
     },
     { requiredKeys: ['from', 'to', 'subject'] },
   )
@@ -192,6 +212,11 @@ const mutation = fc.tuple(
         'track_opens',
         'track_clicks',
         'unsubscribe',
+        'cc',
+        'bcc',
+        'reply_to',
+        'metadata',
+        'attachments',
         'template',
         'variables',
       ),
@@ -280,7 +305,7 @@ const idempotencyKey = fc.oneof(
 const nestedBody = fc
   .tuple(
     validBody,
-    fc.constantFrom('to', 'headers', 'tags', 'variables', 'from', 'subject'),
+    fc.constantFrom('to', 'headers', 'tags', 'variables', 'from', 'subject', 'attachments', 'metadata'),
     fc.integer({ min: 1, max: 20_000 }),
     fc.constantFrom('array', 'object'),
     fc.boolean(),

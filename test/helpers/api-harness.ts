@@ -57,12 +57,15 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-/** Starts the API over HTTPS on 127.0.0.1 and a free port, on a fresh `dialect` database. */
+/**
+ * Starts the API over HTTPS on 127.0.0.1 and a free port, on a fresh `dialect` database, or on
+ * `deps` when given (another harness's, e.g. the delivery harness's; closing leaves them open).
+ */
 export async function startApiHarness(
   dialect: DialectName,
-  opts: { env?: Record<string, string>; resolver?: DnsResolver } = {},
+  opts: { env?: Record<string, string>; resolver?: DnsResolver; deps?: TestDeps } = {},
 ): Promise<ApiHarness> {
-  const deps = await createTestDeps(dialect, opts);
+  const deps = opts.deps ?? (await createTestDeps(dialect, opts));
   const tls = await testCertificate();
   const app = buildApp(deps, { https: tls });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -95,7 +98,7 @@ export async function startApiHarness(
     async close() {
       await app.close();
       await dispatcher.close();
-      await deps.close();
+      if (opts.deps === undefined) await deps.close();
     },
   };
 }

@@ -58,7 +58,8 @@ for (const dialect of testDialects()) {
         to: `Pat Doe <${to}>`,
         subject: 'Your receipt — déjà vu',
         text: 'Thanks for your order!\nTotal: 42 EUR',
-        headers: { 'Reply-To': `help@${SENDER_DOMAIN}`, 'X-Campaign': 'spring-2026' },
+        reply_to: `help@${SENDER_DOMAIN}`,
+        headers: { 'X-Campaign': 'spring-2026' },
         tags: ['receipt'],
       });
       await hx.run();

@@ -1,6 +1,6 @@
 import { describe, test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { errorBody, UNAUTHORIZED } from '../../src/core/api-errors.js';
 import { EVENT_NAMES, type EventName } from '../../src/core/event-names.js';
 import { formatApiKey } from '../../src/credentials/api-key-format.js';
@@ -9,7 +9,7 @@ import type { EventRecord } from '../../src/events/event-record.js';
 import { EVENT_RETENTION_MS } from '../../src/events/purge-retention.js';
 import type { EventsPage } from '../../src/events/query-events.js';
 import { writeEvents, type NewEvent } from '../../src/events/write-events.js';
-import { eventsRoute } from '../../src/http/routes/events.js';
+import { buildApp } from '../../src/http/build-app.js';
 import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
 import { testDialects } from '../helpers/test-db.js';
 
@@ -94,6 +94,7 @@ async function seed(
     from: 'app@example.com',
     subject: `Subject ${s.recipient}`,
     tags: ['welcome', s.event],
+    metadata: { n: String(s.occurredAt % 7) },
     details: { mx: 'mx.example.net', n: 1 },
     occurredAt: s.occurredAt,
   }));
@@ -108,6 +109,7 @@ async function seed(
       to: e.recipient,
       subject: e.subject,
       tags: [...e.tags],
+      metadata: { ...e.metadata },
       details: e.details,
     }))
     .sort((a, b) =>
@@ -130,10 +132,10 @@ for (const dialect of testDialects()) {
       const deps = await createTestDeps(dialect, { env });
       opened.push(() => deps.close());
       t = deps;
-      const server = Fastify();
+      // The whole app: the route relies on its authorization hook (src/http/authorize.ts).
+      const server = buildApp(t);
       opened.push(() => server.close());
       app = server;
-      await app.register(eventsRoute(t));
       await app.ready();
       ({ domainId, key } = await addDomain(t, 'acc_1', 'example.com'));
     }
@@ -183,6 +185,7 @@ for (const dialect of testDialects()) {
           'from',
           'id',
           'message_id',
+          'metadata',
           'occurred_at',
           'subject',
           'tags',

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/build-app.js';
 import { createBodyBudget, type BodyBudget } from '../../src/http/body-guard.js';
+import { SEND_BODY_LIMIT } from '../../src/core/limits.js';
 import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
 import { testDialects } from '../helpers/test-db.js';
 import { seedDomain, type Seeded } from '../helpers/seed.js';
@@ -178,9 +179,9 @@ for (const dialect of testDialects()) {
       await until('the release', () => budget.inFlight() === 0);
     });
 
-    test('a body over 10 MiB by its Content-Length is 413 at once, unread and closed', async () => {
+    test('a send body over 16 MiB by its Content-Length is 413 at once, unread and closed', async () => {
       const conn = await connect();
-      await conn.write(sendHead(10 * 1024 * 1024 + 1) + '{');
+      await conn.write(sendHead(SEND_BODY_LIMIT + 1) + '{');
       const res = await until('the 413', () => conn.response());
       assert.equal(res.status, 413);
       assert.equal(res.headers.connection, 'close');

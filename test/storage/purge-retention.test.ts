@@ -249,6 +249,7 @@ for (const dialect of testDialects()) {
         eventPartitions: 0,
         events: 0,
         bodies: 0,
+        signatures: 0,
         idempotencyKeys: 0,
         rateLimits: 1,
         feedbackKeys: 0,

@@ -1,6 +1,7 @@
 // Refusals of the feature modules (accounts, domains, credentials, suppression, webhooks, roles) on
 // every test database, through both mappings: the CLI's one-line reason, word for word as the
 // commands have always printed it, and the API error a management route would answer with.
+import { CLI_ACTOR } from '../../src/core/actor.js';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAccount, findAccount } from '../../src/accounts/accounts.js';
@@ -9,6 +10,7 @@ import { ERROR_TABLE, errorBody, type ApiErrorType } from '../../src/core/api-er
 import { RefusedError, type RefusalReason } from '../../src/core/refused-error.js';
 import { parseRoles } from '../../src/core/roles.js';
 import { revokeSmtpCredential } from '../../src/credentials/smtp-credentials.js';
+import { createDomainApiKey, revokeDomainApiKey, showDomainApiKey } from '../../src/credentials/domain-api-key.js';
 import { addDomain, findDomain } from '../../src/domains/add-domain.js';
 import { refusalApiError } from '../../src/http/refusal.js';
 import { addSuppression, removeSuppression } from '../../src/suppression/manage-suppressions.js';
@@ -31,6 +33,7 @@ const API_TYPE: Record<RefusalReason, { type: ApiErrorType; status: number }> = 
   invalid: { type: 'invalid_request', status: 400 },
   not_found: { type: 'not_found', status: 404 },
   conflict: { type: 'conflict', status: 409 },
+  unverified: { type: 'domain_unverified', status: 403 },
 };
 
 async function refusalOf(run: () => unknown): Promise<RefusedError> {
@@ -109,6 +112,27 @@ for (const dialect of testDialects()) {
       });
     });
 
+    test('API keys', async () => {
+      await seedDomain(deps, { domain: 'pending.test', status: 'pending' });
+      const msg =
+        'pending.test is pending: an API key is issued once the domain is verified; publish its DNS records and verify it first';
+      await assertRefusal(() => createDomainApiKey(deps, 'pending.test', CLI_ACTOR), {
+        reason: 'unverified',
+        cli: msg,
+      });
+      await assertRefusal(() => showDomainApiKey(deps, 'nokey.test'), {
+        reason: 'not_found',
+        field: 'domain',
+        cli: 'no domain named "nokey.test"; add it with: posthorn domain add nokey.test --account NAME',
+        api: 'no domain named "nokey.test"',
+      });
+      await revokeDomainApiKey(deps, 'example.test', CLI_ACTOR);
+      await assertRefusal(() => revokeDomainApiKey(deps, 'example.test', CLI_ACTOR), {
+        reason: 'not_found',
+        cli: 'example.test has no API key',
+      });
+    });
+
     test('SMTP credentials', async () => {
       await assertRefusal(() => revokeSmtpCredential(deps, 'ph_smtp_nobody'), {
         reason: 'not_found',
@@ -136,17 +160,21 @@ for (const dialect of testDialects()) {
     });
 
     test('webhooks', async () => {
-      await assertRefusal(() => findEndpoint(deps, 'example.test'), {
+      await assertRefusal(async () => findEndpoint(deps, await findDomain(deps, 'example.test')), {
         reason: 'not_found',
         cli: 'example.test has no webhook; set one with: posthorn webhook set example.test URL',
         api: 'example.test has no webhook',
       });
-      await assertRefusal(() => setWebhook(deps, 'example.test', 'http://hooks.example.com/'), {
-        reason: 'invalid',
-        field: 'url',
-        cli: 'webhook URL must use https (http is allowed only with POSTHORN_WEBHOOK_ALLOW_PRIVATE=1, for local development)',
-      });
-      await assertRefusal(() => setWebhook(deps, 'nope.test', 'https://hooks.example.com/'), {
+      await assertRefusal(
+        async () => setWebhook(deps, await findDomain(deps, 'example.test'), 'http://hooks.example.com/', CLI_ACTOR),
+        {
+          reason: 'invalid',
+          field: 'url',
+          cli: 'webhook URL must use https (http is allowed only with POSTHORN_WEBHOOK_ALLOW_PRIVATE=1, for local development)',
+        },
+      );
+      // The CLI finds the domain by name before calling the webhook function.
+      await assertRefusal(() => findDomain(deps, 'nope.test'), {
         reason: 'not_found',
         field: 'domain',
         cli: 'no domain named "nope.test"; add it with: posthorn domain add nope.test --account NAME',

@@ -2,6 +2,8 @@
 // return-path and tracking HMAC keys are stored sealed (AES-256-GCM), so the raw database holds
 // none of them; plaintext from before a key coexists with sealed values; a missing or wrong key is
 // refused at start naming the variable; `secrets rotate` re-encrypts; hot paths do not decrypt per message.
+import { findDomain } from '../../src/domains/add-domain.js';
+import { CLI_ACTOR } from '../../src/core/actor.js';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -86,8 +88,8 @@ async function plaintextSecrets(deps: Deps, domains: string[]): Promise<string[]
 async function makeSecrets(deps: Deps, account: string, domain: string): Promise<void> {
   await addDomain(deps, account, domain);
   await setEd25519(deps, domain, true);
-  await setWebhook(deps, domain, 'https://hooks.example.net/posthorn');
-  await rotateWebhookSecret(deps, domain);
+  await setWebhook(deps, await findDomain(deps, domain), 'https://hooks.example.net/posthorn', CLI_ACTOR);
+  await rotateWebhookSecret(deps, await findDomain(deps, domain), CLI_ACTOR);
   await returnPathSecret(deps);
   await trackingSecret(deps);
 }
@@ -116,7 +118,7 @@ for (const dialect of testDialects()) {
       // The same values through a second process's view (a fresh box, nothing memoised).
       const again = withEnv(deps, { POSTHORN_SECRETS_KEY: key });
       assert.deepEqual(await plaintextSecrets(again, ['acme.test']), secrets);
-      const view = await showWebhook(again, 'acme.test');
+      const view = await showWebhook(again, await findDomain(again, 'acme.test'));
       assert.equal(view.secrets.length, 2);
       const status = await secretsStatus(again);
       assert.deepEqual(
@@ -263,7 +265,7 @@ for (const dialect of testDialects()) {
       t.clock.set(Date.now()); // standardwebhooks checks timestamps against its own clock
       const receiver = await startWebhookReceiver();
       const d = await seedDomain(t, { domain: 'acme.test' });
-      const { secret } = await setWebhook(t, 'acme.test', receiver.url);
+      const { secret } = await setWebhook(t, await findDomain(t, 'acme.test'), receiver.url, CLI_ACTOR);
       const stored = await t.db.selectFrom('webhook_endpoints').select('secrets').executeTakeFirstOrThrow();
       assert.match(stored.secrets, /^phenc1:/);
       assert.ok(secret !== null && !stored.secrets.includes(secret));

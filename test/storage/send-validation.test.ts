@@ -29,7 +29,7 @@ for (const dialect of testDialects()) {
       ['empty body', '', 'body'],
       ['invalid JSON', '{"from":', 'body'],
       ['a JSON array', '[1,2]', 'body'],
-      ['unknown field', message('acme.test', { cc: 'x@example.org' }), 'cc'],
+      ['unknown field', message('acme.test', { ccc: 'x@example.org' }), 'ccc'],
       ['missing from', message('acme.test', { from: undefined }), 'from'],
       ['from not an address', message('acme.test', { from: 'not-an-address' }), 'from'],
       ['from with two addresses', message('acme.test', { from: 'a@acme.test, b@acme.test' }), 'from'],

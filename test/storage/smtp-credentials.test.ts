@@ -114,9 +114,15 @@ for (const dialect of testDialects()) {
           {
             username: a.username,
             created_at: new Date(t0).toISOString(),
+            last_used_at: null,
             revoked_at: new Date(t0 + 120_000).toISOString(),
           },
-          { username: b.username, created_at: new Date(t0 + 60_000).toISOString(), revoked_at: null },
+          {
+            username: b.username,
+            created_at: new Date(t0 + 60_000).toISOString(),
+            last_used_at: null,
+            revoked_at: null,
+          },
         ],
       });
       const text = JSON.stringify(list);

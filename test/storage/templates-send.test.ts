@@ -76,9 +76,16 @@ for (const dialect of testDialects()) {
         events.map((e) => [e.event, e.subject, JSON.parse(e.details)]),
         [['accepted-by-system', 'Welcome, Ada', { template: { name: 'welcome', version: 1 } }]],
       );
+      const shown = await api.client(acme.key).GET('/v1/messages/{id}', { params: { path: { id: res.body.id! } } });
+      assert.equal(shown.response.status, 200);
+      assert.deepEqual(shown.data!.template, { name: 'welcome', version: 1 });
       const plain = await send({ subject: 'Plain', text: 'no template' });
       assert.equal(plain.status, 202);
       assert.equal(messageTemplate((await stored(plain.body.id!)).row), null);
+      const shownPlain = await api
+        .client(acme.key)
+        .GET('/v1/messages/{id}', { params: { path: { id: plain.body.id! } } });
+      assert.equal(shownPlain.data!.template, null);
     });
 
     test('values are HTML-escaped in html ({{{raw}}} by intent), plain in text, and cannot add a header through the subject', async () => {

@@ -2,6 +2,8 @@
 // dispatcher against a real loopback HTTP receiver (signatures checked with the standardwebhooks
 // package), retries on the schedule with the same webhook-id, disabling on 410 and on a long run
 // of failures, rotation, the SSRF guard through the dispatcher, and a graceful stop.
+import { findDomain } from '../../src/domains/add-domain.js';
+import { CLI_ACTOR } from '../../src/core/actor.js';
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type net from 'node:net';
@@ -102,7 +104,7 @@ for (const dialect of testDialects()) {
     test('the event writer queues one delivery per event of a domain with an active endpoint; its payload is the GET /v1/events record', async () => {
       const { t, receiver, domain } = await setup();
       const other = await seedDomain(t, { domain: 'other.test' });
-      await setWebhook(t, 'acme.test', receiver.url);
+      await setWebhook(t, await findDomain(t, 'acme.test'), receiver.url, CLI_ACTOR);
       const events = [event(t, domain, 1), event(t, other, 2), event(t, domain, 3, 'accepted-by-mta')];
       await write(t, events);
       const rows = await t.db.selectFrom('webhook_deliveries').selectAll().orderBy('event_id').execute();
@@ -152,7 +154,7 @@ for (const dialect of testDialects()) {
 
     test('signatures verify with standardwebhooks through the dispatcher; during a rotation both secrets verify, after it only the new one signs', async () => {
       const { t, receiver, domain } = await setup();
-      const { secret: first } = await setWebhook(t, 'acme.test', receiver.url);
+      const { secret: first } = await setWebhook(t, await findDomain(t, 'acme.test'), receiver.url, CLI_ACTOR);
       assert.ok(first);
       dispatcher(t);
       const e1 = event(t, domain, 1);
@@ -165,7 +167,7 @@ for (const dialect of testDialects()) {
         JSON.parse((await deliveryOf(t, e1.id)).payload),
       );
 
-      const { secret: second } = await rotateWebhookSecret(t, 'acme.test');
+      const { secret: second } = await rotateWebhookSecret(t, await findDomain(t, 'acme.test'), CLI_ACTOR);
       const e2 = event(t, domain, 2);
       await write(t, [e2]);
       await receiver.waitFor((r) => r.length >= 2);
@@ -191,12 +193,12 @@ for (const dialect of testDialects()) {
         ],
       );
       assert.equal(Number(got3.timestamp), Math.floor(t.clock.now() / 1000));
-      assert.equal((await showWebhook(t, 'acme.test')).secrets.length, 1);
+      assert.equal((await showWebhook(t, await findDomain(t, 'acme.test'))).secrets.length, 1);
     });
 
     test('a receiver answering 500, 500, 200 gets three attempts with the same webhook-id, on the retry schedule; the log has all three', async () => {
       const { t, receiver, domain } = await setup();
-      await setWebhook(t, 'acme.test', receiver.url);
+      await setWebhook(t, await findDomain(t, 'acme.test'), receiver.url, CLI_ACTOR);
       receiver.answer((_r, n) => (n <= 2 ? { status: 500, body: `boom ${n}` } : { status: 200, body: 'thanks' }));
       const d = dispatcher(t);
       const e = event(t, domain, 1);
@@ -218,7 +220,7 @@ for (const dialect of testDialects()) {
         t.clock.now() + 5 * MIN,
         'second retry after 5 min',
       );
-      assert.ok((await showWebhook(t, 'acme.test')).failing_since !== null);
+      assert.ok((await showWebhook(t, await findDomain(t, 'acme.test'))).failing_since !== null);
       t.clock.advance(5 * MIN);
       await receiver.waitFor((r) => r.length >= 3);
       await until('delivered', async () => (await deliveryOf(t, e.id)).state === 'delivered');
@@ -241,7 +243,7 @@ for (const dialect of testDialects()) {
       const done = await deliveryOf(t, e.id);
       assert.equal(done.attempts, 3);
       assert.equal(done.locked_by, null);
-      const view = await showWebhook(t, 'acme.test');
+      const view = await showWebhook(t, await findDomain(t, 'acme.test'));
       assert.equal(view.failing_since, null, 'a 2xx ends the failure run');
       assert.deepEqual(
         view.last_attempts.map((a) => a.status),
@@ -252,7 +254,7 @@ for (const dialect of testDialects()) {
 
     test('after the last step of the schedule a delivery is given up as failed', async () => {
       const { t, receiver, domain } = await setup({ POSTHORN_WEBHOOK_RETRY_SCHEDULE: '1s,2s' });
-      await setWebhook(t, 'acme.test', receiver.url);
+      await setWebhook(t, await findDomain(t, 'acme.test'), receiver.url, CLI_ACTOR);
       receiver.answer(() => ({ status: 503 }));
       dispatcher(t);
       const e = event(t, domain, 1);
@@ -266,18 +268,21 @@ for (const dialect of testDialects()) {
       }
       await until('given up', async () => (await deliveryOf(t, e.id)).state === 'failed');
       assert.equal(receiver.received.length, 3);
-      assert.equal((await showWebhook(t, 'acme.test')).failed, 1);
+      assert.equal((await showWebhook(t, await findDomain(t, 'acme.test'))).failed, 1);
     });
 
     test('410 Gone disables the endpoint with a notice; its deliveries wait, parked, and go out after webhook set re-enables it', async () => {
       const { t, receiver, domain } = await setup();
-      await setWebhook(t, 'acme.test', receiver.url);
+      await setWebhook(t, await findDomain(t, 'acme.test'), receiver.url, CLI_ACTOR);
       receiver.answer(() => ({ status: 410, body: 'gone' }));
       const d = dispatcher(t);
       const e = event(t, domain, 1);
       await write(t, [e]);
-      await until('disabled', async () => (await showWebhook(t, 'acme.test')).status === 'disabled');
-      const view = await showWebhook(t, 'acme.test');
+      await until(
+        'disabled',
+        async () => (await showWebhook(t, await findDomain(t, 'acme.test'))).status === 'disabled',
+      );
+      const view = await showWebhook(t, await findDomain(t, 'acme.test'));
       assert.match(view.disabled_reason ?? '', /410 Gone/);
       const notices = await t.db.selectFrom('notices').selectAll().where('kind', '=', 'webhook.disabled').execute();
       assert.equal(notices.length, 1);
@@ -300,7 +305,7 @@ for (const dialect of testDialects()) {
       assert.equal(receiver.received.length, 1, 'nothing is posted while disabled');
 
       receiver.answer(() => ({ status: 204 }));
-      const again = await setWebhook(t, 'acme.test', receiver.url);
+      const again = await setWebhook(t, await findDomain(t, 'acme.test'), receiver.url, CLI_ACTOR);
       assert.equal(again.reenabled, true);
       assert.equal(again.secret, null);
       await until('delivered after re-enabling', async () => (await deliveryOf(t, e.id)).state === 'delivered');
@@ -308,27 +313,43 @@ for (const dialect of testDialects()) {
         receiver.received.map((r) => r.id),
         [e.id, e.id],
       );
-      assert.equal((await showWebhook(t, 'acme.test')).status, 'active');
+      assert.equal((await showWebhook(t, await findDomain(t, 'acme.test'))).status, 'active');
     });
 
     test('an endpoint whose attempts have all failed for POSTHORN_WEBHOOK_DISABLE_AFTER is disabled with a notice', async () => {
       const { t, receiver, domain } = await setup({ POSTHORN_WEBHOOK_DISABLE_AFTER: '1h' });
-      await setWebhook(t, 'acme.test', receiver.url);
+      await setWebhook(t, await findDomain(t, 'acme.test'), receiver.url, CLI_ACTOR);
       receiver.answer(() => ({ status: 500 }));
       dispatcher(t);
       const started = t.clock.now();
       const e1 = event(t, domain, 1);
       await write(t, [e1]);
-      await until('first failure recorded', async () => (await showWebhook(t, 'acme.test')).failing_since !== null);
-      assert.equal((await showWebhook(t, 'acme.test')).failing_since, new Date(started).toISOString());
+      await until(
+        'first failure recorded',
+        async () => (await showWebhook(t, await findDomain(t, 'acme.test'))).failing_since !== null,
+      );
+      assert.equal(
+        (await showWebhook(t, await findDomain(t, 'acme.test'))).failing_since,
+        new Date(started).toISOString(),
+      );
       t.clock.advance(30 * MIN);
       await until('retry recorded', async () => (await deliveryOf(t, e1.id)).attempts === 2);
-      assert.equal((await showWebhook(t, 'acme.test')).status, 'active', 'failing for 30 min: still active');
+      assert.equal(
+        (await showWebhook(t, await findDomain(t, 'acme.test'))).status,
+        'active',
+        'failing for 30 min: still active',
+      );
       t.clock.advance(30 * MIN);
       const e2 = event(t, domain, 2);
       await write(t, [e2]);
-      await until('disabled', async () => (await showWebhook(t, 'acme.test')).status === 'disabled');
-      assert.match((await showWebhook(t, 'acme.test')).disabled_reason ?? '', /every attempt has failed since/);
+      await until(
+        'disabled',
+        async () => (await showWebhook(t, await findDomain(t, 'acme.test'))).status === 'disabled',
+      );
+      assert.match(
+        (await showWebhook(t, await findDomain(t, 'acme.test'))).disabled_reason ?? '',
+        /every attempt has failed since/,
+      );
       const notice = await t.db
         .selectFrom('notices')
         .selectAll()
@@ -412,7 +433,7 @@ for (const dialect of testDialects()) {
       const { t, receiver, domain } = await setup();
       const inside = await startWebhookReceiver();
       cleanup.push(() => inside.close());
-      await setWebhook(t, 'acme.test', receiver.url);
+      await setWebhook(t, await findDomain(t, 'acme.test'), receiver.url, CLI_ACTOR);
       receiver.answer(() => ({ status: 302, headers: { location: inside.url }, body: 'moved' }));
       dispatcher(t);
       const e = event(t, domain, 1);
@@ -434,8 +455,8 @@ for (const dialect of testDialects()) {
       const fine = await startWebhookReceiver();
       cleanup.push(() => fine.close());
       const other = await seedDomain(t, { domain: 'other.test' });
-      await setWebhook(t, 'acme.test', hanging.url);
-      await setWebhook(t, 'other.test', fine.url);
+      await setWebhook(t, await findDomain(t, 'acme.test'), hanging.url, CLI_ACTOR);
+      await setWebhook(t, await findDomain(t, 'other.test'), fine.url, CLI_ACTOR);
       hanging.answer(() => 'hang');
       dispatcher(t);
       await write(
@@ -471,7 +492,7 @@ for (const dialect of testDialects()) {
 
     test('a stopping dispatcher aborts POSTs that do not finish, logs no attempt for them and releases them at once', async () => {
       const { t, receiver, domain } = await setup();
-      await setWebhook(t, 'acme.test', receiver.url);
+      await setWebhook(t, await findDomain(t, 'acme.test'), receiver.url, CLI_ACTOR);
       receiver.answer(() => 'hang');
       const d = startWebhookDispatcher(t, { claimBatch: 100, idlePollMs: 10 });
       const events = [1, 2, 3].map((n) => event(t, domain, n));

@@ -3,6 +3,9 @@ import type { AuthContext } from '../../credentials/authenticate.js';
 import type { Intake } from '../../send/intake.js';
 import type { SubmitPipeline } from '../../send/submit.js';
 import { sendError } from '../send-error.js';
+import { SEND_BODY_LIMIT } from '../../core/limits.js';
+import { errorResponses } from '../schemas/common.js';
+import { SendAccepted, SendBody, SendHeaders } from '../schemas/send.js';
 
 /**
  * A `POST /v1/send` request as the submit pipeline's intake value: the key (already resolved by
@@ -47,7 +50,43 @@ export function sendRoute(pipeline: SubmitPipeline): FastifyPluginAsync {
     };
     app.post(
       '/v1/send',
-      { config: { need: { scope: 'send' }, rawBody: true }, onRequest: [roomForBody] },
+      {
+        config: { need: { scope: 'send' }, rawBody: true },
+        onRequest: [roomForBody],
+        // Attachments arrive base64, a third larger than the 10 MiB of content they may add up to.
+        bodyLimit: SEND_BODY_LIMIT,
+        schema: {
+          tags: ['Sending'],
+          summary: 'Send a message',
+          description:
+            'Queues one message to 1–50 recipients (to, cc and bcc together), with optional attachments and inline images, and answers 202 once it is committed. Checks run in a fixed order; the first that fails decides the answer (docs/api.md, Order of the checks). Over the SMTP relay the same rules answer with SMTP replies.',
+          operationId: 'send',
+          headers: SendHeaders,
+          body: SendBody,
+          response: {
+            202: SendAccepted,
+            ...errorResponses(
+              'invalid_request',
+              'forbidden',
+              'domain_unverified',
+              'request_timeout',
+              'idempotency_conflict',
+              'payload_too_large',
+              'recipient_suppressed',
+              'idempotency_key_reused',
+              'rate_limited',
+              'quota_exceeded',
+              'internal_error',
+              'server_busy',
+            ),
+          },
+        },
+        // The body is the raw Buffer the submit pipeline validates itself (src/send/validate-send-json.ts:
+        // after authentication, with the messages and fields the API documents); the schema above
+        // describes it for the OpenAPI document and is checked against that validator by
+        // test/unit/send/send-schema.test.ts. Fastify is not to validate anything here.
+        validatorCompiler: () => () => true,
+      },
       async (req, reply) => {
         const idem = req.headers['idempotency-key'];
         const result = await pipeline.submit(

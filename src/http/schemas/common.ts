@@ -1,5 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 import { API_ERROR_TYPES, ERROR_TABLE, type ApiErrorType } from '../../core/api-errors.js';
+import { ERROR_DOCS } from '../../core/api-error-docs.js';
 
 /**
  * Schemas every route shares. Route schemas are TypeBox values: Fastify validates requests with
@@ -25,13 +26,10 @@ export const ErrorBody = Type.Object(
   { $id: 'Error', additionalProperties: false, title: 'Error' },
 );
 
-const ERROR_EXAMPLES: Partial<Record<ApiErrorType, string>> = {
-  invalid_request: 'name must be a domain name such as mail.example.com',
-  invalid_key: 'The API key is missing, malformed, revoked or not valid.',
-  forbidden: "a sending key can only send and read its domain's events and messages; management needs an account token",
-  not_found: 'no domain "example.org" in this account',
-  conflict: 'domain "example.com" already exists',
-};
+/** An error type as the document describes it: what it means, and where it is explained in full. */
+function describeError(type: ApiErrorType): string {
+  return `\`${type}\`: ${ERROR_DOCS[type].brief} ([more](/docs/errors#${type}))`;
+}
 
 /** A response entry for each of the error types a route can return, keyed by HTTP status. */
 export function errorResponses(...types: ApiErrorType[]): Record<number, TSchema> {
@@ -43,10 +41,22 @@ export function errorResponses(...types: ApiErrorType[]): Record<number, TSchema
   }
   for (const [status, list] of byStatus) {
     out[status] = Type.Ref('Error', {
-      description: list.map((t) => `\`${t}\`${ERROR_EXAMPLES[t] ? `: ${ERROR_EXAMPLES[t]}` : ''}`).join('; '),
+      description: list.map(describeError).join('; '),
     });
   }
   return out;
+}
+
+/**
+ * The refusals any request can get before it reaches a route, whatever the route (build-app.ts,
+ * clientErrorHandler and Node's deadlines): its headers or body too slow, its head over 16 KiB.
+ * openapi.ts adds them to every operation that documents its responses.
+ */
+export function transportErrorResponses(): Record<number, TSchema> {
+  return {
+    [ERROR_TABLE.request_timeout.status]: Type.Ref('Error', { description: describeError('request_timeout') }),
+    [ERROR_TABLE.headers_too_large.status]: Type.Ref('Error', { description: describeError('headers_too_large') }),
+  };
 }
 
 /** ISO 8601 timestamp (UTC, milliseconds). */

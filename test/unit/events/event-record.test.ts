@@ -12,6 +12,7 @@ const message: EventMessage = {
   from: 'orders@example.com',
   subject: 'Your receipt',
   tags: ['receipt', 'eu'],
+  metadata: { order_id: '4711' },
 };
 
 test('newEvent: a fresh evt_ id of the time it happened, the message columns, the recipient and details', () => {
@@ -33,6 +34,7 @@ test('newEvent: a fresh evt_ id of the time it happened, the message columns, th
     from: 'orders@example.com',
     subject: 'Your receipt',
     tags: ['receipt', 'eu'],
+    metadata: { order_id: '4711' },
     details: { smtp_code: 250 },
     occurredAt: AT,
   });
@@ -60,6 +62,7 @@ test('the stored row reads back as the API record (docs/api.md, GET /v1/events)'
   const row = toEventRow(e);
   assert.equal(row.tags, '["receipt","eu"]');
   assert.equal(row.details, '{"reason":"suppressed"}');
+  assert.equal(row.metadata, '{"order_id":"4711"}');
   assert.deepEqual(toEventRecord(row), {
     id: e.id,
     event: 'rejected-by-system',
@@ -69,6 +72,15 @@ test('the stored row reads back as the API record (docs/api.md, GET /v1/events)'
     to: 'bob@example.net',
     subject: 'Your receipt',
     tags: ['receipt', 'eu'],
+    metadata: { order_id: '4711' },
     details: { reason: 'suppressed' },
   });
+});
+
+test('metadata reads back leniently: a damaged or non-object value is {}, non-string values are dropped', () => {
+  const e = newEvent(createIds(), message, { event: 'delivered', recipient: 'a@example.org', at: AT });
+  const row = toEventRow(e);
+  assert.deepEqual(toEventRecord({ ...row, metadata: '{' }).metadata, {});
+  assert.deepEqual(toEventRecord({ ...row, metadata: '["a"]' }).metadata, {});
+  assert.deepEqual(toEventRecord({ ...row, metadata: '{"a":"1","b":2}' }).metadata, { a: '1' });
 });

@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  buildHeaderValue,
   DataStream,
+  detectMimeType,
   encodeWord,
   encodeWords,
   foldLines,
@@ -122,4 +124,21 @@ test('DataStream passes a message with no line to stuff through without copying 
   const out = await throughDataStream([raw]);
   assert.equal(out[0], raw, 'the same Buffer, not a copy');
   assert.equal(Buffer.concat(out).toString('latin1'), `${raw.toString('latin1')}.\r\n`);
+});
+
+test('detectMimeType and buildHeaderValue: types from extensions, file names as RFC 2231 parameters', () => {
+  assert.equal(detectMimeType('Invoice.PDF'), 'application/pdf');
+  assert.equal(detectMimeType('logo.png'), 'image/png');
+  assert.equal(detectMimeType('README'), 'application/octet-stream');
+  assert.equal(detectMimeType('forward.eml'), 'message/rfc822');
+  assert.equal(buildHeaderValue('attachment', { filename: 'report.pdf' }), 'attachment; filename=report.pdf');
+  assert.equal(buildHeaderValue('attachment', { filename: 'a b.pdf' }), 'attachment; filename="a b.pdf"');
+  assert.equal(
+    buildHeaderValue('attachment', { filename: 'Rechnung März.pdf' }),
+    "attachment; filename*0*=utf-8''Rechnung%20M%C3%A4rz.pdf",
+  );
+  assert.equal(
+    buildHeaderValue('inline', { filename: `${'x'.repeat(80)}.pdf` }),
+    `inline; filename*0=${'x'.repeat(50)}; filename*1=${'x'.repeat(30)}.pdf`,
+  );
 });

@@ -242,3 +242,148 @@ test('a part over LARGE_PART_CHARS is base64 in 76-character lines and parses ba
   assert.equal(parsed.html, html);
   assert.equal((parsed.text ?? '').trim(), textFromHtml(html).trim());
 });
+
+const cc = [{ name: 'Carol Copy', address: 'carol@example.org', local: 'carol', domain: 'example.org' }];
+const pdf = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37) % 256));
+const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+const files = [
+  {
+    filename: 'Rechnung März 2026.pdf',
+    contentType: 'application/pdf',
+    contentId: null,
+    content: pdf.toString('base64'),
+  },
+  { filename: 'logo.png', contentType: 'image/png', contentId: 'logo@acme', content: png.toString('base64') },
+];
+
+/** The Content-Type values of the rendered message's MIME tree, depth first, indented by depth. */
+function tree(raw: Buffer): string[] {
+  const out: string[] = [];
+  const walk = (entity: string, depth: number) => {
+    const end = entity.indexOf('\r\n\r\n');
+    const head = entity.slice(0, end).replace(/\r\n[ \t]+/g, ' ');
+    const type = /^Content-Type: ([^;\r\n]+)(?:;[^\r\n]*boundary="([^"]+)")?/im.exec(head);
+    out.push(`${'  '.repeat(depth)}${type?.[1] ?? 'text/plain'}`);
+    if (type?.[2] === undefined) return;
+    const parts = entity
+      .slice(end + 4)
+      .split(`--${type[2]}`)
+      .slice(1, -1);
+    for (const p of parts) walk(p.replace(/^\r\n/, ''), depth + 1);
+  };
+  walk(raw.toString('latin1'), 0);
+  return out;
+}
+
+test('cc and reply_to are headers, Bcc never: the draft has no blind copies to render', async () => {
+  const raw = renderMime(
+    composeDraft({
+      ...base,
+      headers: [],
+      cc,
+      replyTo: [{ ...cc[0]!, name: '', address: 'help@acme.test' }],
+      html: null,
+      text: 'hi',
+    }),
+  );
+  const parsed = await simpleParser(raw);
+  assert.deepEqual(
+    (parsed.cc as { value: { name: string; address: string }[] }).value.map((a) => [a.name, a.address]),
+    [['Carol Copy', 'carol@example.org']],
+  );
+  assert.equal(parsed.replyTo?.value[0]?.address, 'help@acme.test');
+  assert.doesNotMatch(raw.toString('latin1'), /^Bcc:/im);
+});
+
+test('html with an inline image and a file: mixed > alternative > (text, related > (html, image)), bytes and names intact', async () => {
+  const html = '<p>Hello</p><img src="cid:logo@acme" alt="Acme">';
+  const raw = renderMime(composeDraft({ ...base, headers: [], html, text: null, attachments: files }));
+  assert.deepEqual(tree(raw), [
+    'multipart/mixed',
+    '  multipart/alternative',
+    '    text/plain',
+    '    multipart/related',
+    '      text/html',
+    '      image/png',
+    '  application/pdf',
+  ]);
+  const s = raw.toString('latin1');
+  const lines = s.split('\r\n');
+  assert.ok(
+    lines.every((l) => l.length <= 998),
+    'RFC 5322 §2.1.1',
+  );
+  const base64 = lines.filter((l) => /^[A-Za-z0-9+/]{20,}={0,2}$/.test(l));
+  assert.ok(base64.length >= 40, 'the files are there as base64 lines');
+  assert.ok(
+    base64.every((l) => l.length <= 76),
+    'RFC 2045 §6.8: base64 in lines of at most 76 characters',
+  );
+  // RFC 2231 for the file name, RFC 2047 in the Content-Type's name for older readers.
+  assert.match(s, /Content-Disposition: attachment;\r\n filename\*0\*=utf-8''Rechnung%20M%C3%A4rz%202026\.pdf/);
+  assert.match(s.replace(/\r\n /g, ' '), /name="Rechnung =\?UTF-8\?Q\?M=C3=A4rz\?= 2026\.pdf"/);
+  assert.match(s, /Content-Disposition: inline; filename=logo\.png\r\nContent-ID: <logo@acme>/);
+  const parsed = await simpleParser(raw);
+  const [image, file] = parsed.attachments;
+  assert.equal(file?.filename, 'Rechnung März 2026.pdf');
+  assert.equal(file?.contentType, 'application/pdf');
+  assert.ok(file?.content.equals(pdf));
+  assert.equal(image?.cid, 'logo@acme');
+  assert.equal(image?.related, true);
+  assert.ok(image?.content.equals(png));
+  // mailparser resolves cid: references in the html to the inline part's bytes, as a reader would show them.
+  assert.ok(String(parsed.html).includes(`data:image/png;base64,${png.toString('base64')}`), String(parsed.html));
+  assert.equal(parsed.text?.trim(), 'Hello');
+});
+
+test('without html there is nothing to be inline in: every file is a part of multipart/mixed after the text', async () => {
+  const raw = renderMime(composeDraft({ ...base, headers: [], html: null, text: 'See attached.', attachments: files }));
+  assert.deepEqual(tree(raw), ['multipart/mixed', '  text/plain', '  application/pdf', '  image/png']);
+  const parsed = await simpleParser(raw);
+  assert.equal(parsed.text?.trim(), 'See attached.');
+  assert.deepEqual(
+    parsed.attachments.map((a) => [a.filename, a.content.length]),
+    [
+      ['Rechnung März 2026.pdf', pdf.length],
+      ['logo.png', png.length],
+    ],
+  );
+});
+
+test('html with only inline images is multipart/alternative around multipart/related, no mixed', () => {
+  const raw = renderMime(
+    composeDraft({ ...base, headers: [], html: '<img src="cid:logo@acme">', text: 'Logo', attachments: [files[1]!] }),
+  );
+  assert.deepEqual(tree(raw), [
+    'multipart/alternative',
+    '  text/plain',
+    '  multipart/related',
+    '    text/html',
+    '    image/png',
+  ]);
+});
+
+test('a file of several MiB renders into one buffer of exactly its size: 76-character lines, read back whole', async () => {
+  const big = Buffer.alloc(3 * 1024 * 1024 + 7, 0xa5);
+  const raw = renderMime(
+    composeDraft({
+      ...base,
+      headers: [],
+      html: '<p>big</p>',
+      text: null,
+      attachments: [
+        {
+          filename: 'big.bin',
+          contentType: 'application/octet-stream',
+          contentId: null,
+          content: big.toString('base64'),
+        },
+      ],
+    }),
+    64,
+  );
+  const message = raw.subarray(64);
+  const parsed = await simpleParser(message);
+  assert.ok(parsed.attachments[0]?.content.equals(big));
+  assert.equal(findBareLineBreak(message), null);
+});

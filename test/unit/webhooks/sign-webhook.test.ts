@@ -16,6 +16,7 @@ const record: EventRecord = {
   to: 'ana@example.org',
   subject: 'Your order — ünïcode',
   tags: ['receipt', 'eu'],
+  metadata: { order_id: '4711' },
   details: { smtp_reply: '250 2.0.0 OK' },
 };
 // standardwebhooks rejects timestamps more than five minutes from its own clock.
@@ -80,7 +81,7 @@ test('signWebhook refuses no secrets and non-integer timestamps', () => {
   );
 });
 
-test('the payload is the snake_case event record, with exactly its nine fields in order', () => {
+test('the payload is the snake_case event record, with exactly its ten fields in order', () => {
   const body = webhookPayload({ ...record, extra: 'not sent' } as EventRecord);
   const parsed = JSON.parse(body) as Record<string, unknown>;
   assert.deepEqual(Object.keys(parsed), [
@@ -92,6 +93,7 @@ test('the payload is the snake_case event record, with exactly its nine fields i
     'to',
     'subject',
     'tags',
+    'metadata',
     'details',
   ]);
   assert.deepEqual(parsed, record);

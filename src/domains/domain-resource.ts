@@ -1,0 +1,124 @@
+import type { Deps } from '../deps.js';
+import type { Config } from '../config/schema.js';
+import { complaintRate, type ComplaintRate } from '../feedback/complaint-rate.js';
+import type { DomainStatus, DomainTable } from '../storage/database.js';
+import type { CheckResult } from './check-result.js';
+import { isLookupFailure } from './dns-lookup.js';
+import { domainRecords, ed25519Record, type RecordPurpose } from './dns-records.js';
+import { isDmarcRecord } from './dmarc-record.js';
+import { isSpfRecord } from './spf-terms.js';
+import { trackingDefaults, type TrackingDefaults } from './tracking-setting.js';
+import type { StoredChecks } from './verify-domain.js';
+
+/**
+ * What the last check saw of a record: `ok`; `missing` (nothing of its kind at the name);
+ * `mismatch` (something is there, but not what it must be); `unknown` (not checked yet, the resolver
+ * did not answer, or the record changed since, as when Ed25519 signing is turned on again).
+ */
+export type RecordStatus = 'ok' | 'missing' | 'mismatch' | 'unknown';
+
+/** One record to publish, with what the last check found at its name. */
+export interface RecordState {
+  purpose: RecordPurpose | 'dkim_ed25519';
+  type: 'TXT' | 'CNAME';
+  name: string;
+  value: string;
+  status: RecordStatus;
+  /** The values found at the name by the last check (empty when none, or not checked). */
+  found: string[];
+}
+
+/** A domain as the management API shows it (docs/api.md, Management API). */
+export interface DomainResource {
+  name: string;
+  status: DomainStatus;
+  created_at: string;
+  verified_at: string | null;
+  last_checked_at: string | null;
+  records: RecordState[];
+  tracking: TrackingDefaults;
+  ed25519: boolean;
+  complaint_rate: ComplaintRate;
+  month: { accepted: number; quota: number | null };
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+/**
+ * The status of one record from its stored check. SPF and DMARC share their names with other TXT
+ * records (site verifications and the like), so only records of their own kind count as present.
+ */
+export function recordStatus(
+  purpose: RecordState['purpose'],
+  value: string,
+  check: CheckResult | undefined,
+): Pick<RecordState, 'status' | 'found'> {
+  if (check === undefined || check.expected !== value) return { status: 'unknown', found: [] };
+  if (check.ok) return { status: 'ok', found: check.found };
+  if (isLookupFailure(check.problem)) return { status: 'unknown', found: [] };
+  const own =
+    purpose === 'spf'
+      ? check.found.filter(isSpfRecord)
+      : purpose === 'dmarc'
+        ? check.found.filter(isDmarcRecord)
+        : check.found;
+  return { status: own.length === 0 ? 'missing' : 'mismatch', found: check.found };
+}
+
+/** The four records (and the Ed25519 one while it is on) with what the last check found. */
+export function recordStates(config: Pick<Config, 'spfIncludeHost' | 'bounceHost'>, d: DomainTable): RecordState[] {
+  const checks = d.last_checks === null ? {} : (JSON.parse(d.last_checks) as Partial<StoredChecks>);
+  const records: Omit<RecordState, 'status' | 'found'>[] = domainRecords(d.name, d.dkim_selector, d.dkim_public_key, {
+    spfIncludeHost: config.spfIncludeHost,
+    bounceHost: config.bounceHost,
+  });
+  const ed25519 = ed25519Record(d);
+  if (ed25519 !== null) records.push(ed25519);
+  return records.map((r) => ({ ...r, ...recordStatus(r.purpose, r.value, checks[r.purpose]) }));
+}
+
+/** The calendar month (UTC) of `now`, as the volume table keys it. */
+const monthOf = (now: number): string => new Date(now).toISOString().slice(0, 7);
+
+/**
+ * The account's accepted recipients this calendar month (UTC) and its monthly quota: the figures
+ * the quota is counted on (docs/api.md, Rate limits and quota). Account-wide, since the quota is.
+ */
+export async function accountMonth(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  now: number,
+): Promise<{ accepted: number; quota: number | null }> {
+  const [volume, account] = await Promise.all([
+    deps.db
+      .selectFrom('volume')
+      .select('count')
+      .where('account_id', '=', accountId)
+      .where('month', '=', monthOf(now))
+      .executeTakeFirst(),
+    deps.db.selectFrom('accounts').select('monthly_quota').where('id', '=', accountId).executeTakeFirst(),
+  ]);
+  const quota = account?.monthly_quota ?? null;
+  return { accepted: Number(volume?.count ?? 0), quota: quota === null ? null : Number(quota) };
+}
+
+/** A domain row as the management API's domain object; `month` is given when several domains share it. */
+export async function domainResource(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  d: DomainTable,
+  month?: DomainResource['month'],
+): Promise<DomainResource> {
+  const now = deps.clock.now();
+  return {
+    name: d.name,
+    status: d.status,
+    created_at: iso(d.created_at)!,
+    verified_at: iso(d.verified_at),
+    last_checked_at: iso(d.checked_at),
+    records: recordStates(deps.config, d),
+    tracking: trackingDefaults(d),
+    ed25519: d.ed25519_private_key !== null,
+    complaint_rate: await complaintRate(deps.db, d.id, now),
+    month: month ?? (await accountMonth(deps, d.account_id, now)),
+  };
+}
