@@ -1,15 +1,20 @@
 // npm run bench:send — POST /v1/send throughput and latency against a real `posthorn serve` over
 // HTTPS, on SQLite and on PostgreSQL, with durable commits (SQLite WAL synchronous=FULL; PostgreSQL
 // defaults). The load generator (autocannon) runs in this process; the server in a child process.
-// Two loads one after the other on the same server: a typical receipt, then the same receipt with
-// a 100 KB PDF attached (a body of about 140 KB, validated on the offload pool, docs/security.md).
-// Prints one figure per line: `name: value unit`.
+// Three loads one after the other on the same server: a typical receipt; the same receipt rendered
+// from a stored template with 10 variables (`send_template_<dialect>`, docs/templates.md, with its
+// throughput as a share of the first's, the plain html measured in the same run); and the receipt
+// with a 100 KB PDF attached (a body of about 140 KB, validated on the offload pool,
+// docs/security.md). Prints one figure per line: `name: value unit`.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { systemClock } from '../src/core/clock.js';
 import { createIds } from '../src/core/ids.js';
+import type { Config } from '../src/config/schema.js';
+import { CLI_ACTOR } from '../src/core/actor.js';
 import { migrate } from '../src/storage/migrate.js';
+import { createTemplate } from '../src/templates/template-store.js';
 import { openDatabase, type DialectName } from '../src/storage/open-database.js';
 import { seedDomain } from '../test/helpers/seed.js';
 import { startServer } from '../test/helpers/spawn-server.js';
@@ -41,10 +46,39 @@ function withAttachment(): Record<string, unknown> {
   };
 }
 
-/** The loads, each printed under its own name (`send_<dialect><suffix>`). */
-const LOADS: { suffix: string; body: () => string }[] = [
-  { suffix: '', body: () => JSON.stringify(receipt()) },
-  { suffix: '_attachment_100k', body: () => JSON.stringify(withAttachment()) },
+const PARA = 'Thank you for your order. Your items will ship within two business days. ';
+
+/** The receipt as a template: ~5 KB of html and text with 10 variables (one inside an #if). */
+const RECEIPT_TEMPLATE = {
+  subject: 'Your receipt #{{order.number}}',
+  html: `<html><body><h1>Receipt #{{order.number}}</h1><p>Hello {{customer.name}} ({{customer.email}}),</p>${`<p>${PARA.repeat(6)}</p>`.repeat(6)}<p>Placed {{order.date}}. Total {{order.total}} {{order.currency}}.</p><p>Shipping {{shipping.method}} to {{shipping.address}}.</p>{{#if support.email}}<p>Questions: {{support.email}}</p>{{/if}}<p>{{company.name}}</p></body></html>`,
+  text: `Receipt #{{order.number}}\n\nHello {{customer.name}},\n\n${`${PARA.repeat(6)}\n\n`.repeat(3)}Total {{order.total}} {{order.currency}}\n{{company.name}}\n`,
+};
+
+/** A send of the receipt template with its 10 variables. */
+function templated(): Record<string, unknown> {
+  return {
+    from: 'Acme Store <orders@acme.test>',
+    to: 'customer@example.org',
+    template: {
+      name: 'receipt',
+      variables: {
+        customer: { name: 'Ada Lovelace', email: 'customer@example.org' },
+        order: { number: '10042', date: '25 November 2026', total: '52.36', currency: 'EUR' },
+        shipping: { method: 'standard', address: '1 Example Street, Springfield' },
+        support: { email: 'help@acme.test' },
+        company: { name: 'Acme Inc.' },
+      },
+    },
+    tags: ['receipt'],
+  };
+}
+
+/** The loads, each printed under its own name. */
+const LOADS: { name: (dialect: DialectName) => string; body: () => string }[] = [
+  { name: (d) => `send_${d}`, body: () => JSON.stringify(receipt()) },
+  { name: (d) => `send_template_${d}`, body: () => JSON.stringify(templated()) },
+  { name: (d) => `send_${d}_attachment_100k`, body: () => JSON.stringify(withAttachment()) },
 ];
 
 async function run(dialect: DialectName): Promise<void> {
@@ -54,9 +88,14 @@ async function run(dialect: DialectName): Promise<void> {
     await migrate(open.db, open.dialect);
     // The per-account rate limit (5 sends per second by default) is raised so the figure measures
     // the service, not the limiter.
-    const seeded = await seedDomain(
-      { db: open.db, clock: systemClock, ids: createIds() },
-      { domain: 'acme.test', rateLimit: 1_000_000_000 },
+    const seedDeps = { db: open.db, clock: systemClock, ids: createIds() };
+    const seeded = await seedDomain(seedDeps, { domain: 'acme.test', rateLimit: 1_000_000_000 });
+    await createTemplate(
+      { ...seedDeps, config: { offloadThreads: 0 } as Config },
+      seeded.accountId,
+      'receipt',
+      RECEIPT_TEMPLATE,
+      CLI_ACTOR,
     );
     const server = await startServer(
       { ...target.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost', POSTHORN_LISTEN_HOST: '127.0.0.1' },
@@ -83,8 +122,9 @@ async function run(dialect: DialectName): Promise<void> {
         await new Promise((r) => setTimeout(r, 250));
       }
     };
+    const rates = new Map<string, number>();
     for (const load of LOADS) {
-      const name = `send_${dialect}${load.suffix}`;
+      const name = load.name(dialect);
       const opts = {
         url: `${server.url}/v1/send`,
         method: 'POST' as const,
@@ -122,9 +162,12 @@ async function run(dialect: DialectName): Promise<void> {
             .join('\n'),
         );
       }
+      rates.set(name, accepted / DURATION_S);
       console.log(`${name}: ${Math.round(accepted / DURATION_S)} sends/s`);
       console.log(`${name}_p50: ${result.latency.p50} ms`);
       console.log(`${name}_p99: ${result.latency.p99} ms`);
+      if (name === `send_template_${dialect}`)
+        console.log(`${name}_vs_html: ${Math.round((100 * accepted) / DURATION_S / rates.get(`send_${dialect}`)!)} %`);
     }
     const rss = readRssMb(server.child.pid);
     await server.stop();

@@ -18,6 +18,10 @@ export interface CliOptions {
   'track-clicks'?: string;
   unsubscribe?: string;
   unmatched?: boolean;
+  subject?: string;
+  html?: string;
+  text?: string;
+  version?: string;
   start?: string;
   end?: string;
   event?: string;

@@ -17,6 +17,14 @@ import { secretsRotateCommand, secretsStatusCommand } from './secrets-commands.j
 import { serveCommand } from './serve-command.js';
 import { smtpCredentialCreate, smtpCredentialList, smtpCredentialRevoke } from './smtp-credential-commands.js';
 import { suppressionAdd, suppressionList, suppressionRemove } from './suppression-commands.js';
+import {
+  templateCreate,
+  templateDelete,
+  templateInstallExamples,
+  templateList,
+  templateShow,
+  templateUpdate,
+} from './template-commands.js';
 import { USAGE } from './usage.js';
 import {
   webhookRemove,
@@ -47,6 +55,12 @@ const COMMANDS: Command[] = [
   suppressionAdd,
   suppressionRemove,
   suppressionList,
+  templateCreate,
+  templateUpdate,
+  templateShow,
+  templateList,
+  templateDelete,
+  templateInstallExamples,
   messageShow,
   noticeList,
   sandboxList,

@@ -17,6 +17,8 @@ function nextStep(err: RefusedError): string | undefined {
       return `add it with: posthorn domain add ${err.subject.name} --account NAME`;
     case 'webhook':
       return `set one with: posthorn webhook set ${err.subject.name} URL`;
+    case 'template':
+      return `create it with: posthorn template create ${err.subject.name} --account NAME --subject S --html FILE`;
     default:
       return undefined;
   }

@@ -39,6 +39,15 @@ Commands:
                                               suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)
   suppression remove ADDRESS --account NAME   take an address off the suppression list
   suppression list --account NAME             the account's suppression list, newest first
+  template create NAME --account A --subject S [--html FILE] [--text FILE]
+                                              a template (Handlebars; docs/templates.md), version 1
+  template update NAME --account A --subject S [--html FILE] [--text FILE]
+                                              the template's next version (earlier ones never change)
+  template show NAME --account A [--version N]
+                                              a version's subject, parts and variables
+  template list --account A                   the account's templates and their newest versions
+  template delete NAME --account A            delete a template; a send naming it is refused
+  template install-examples --account A       add the starter templates: welcome, password-reset, receipt
   message show ID                             one message: each recipient's status (with the last SMTP reply
                                               while deferred) and its events, as GET /v1/messages/{id}
   notice list --account NAME [--domain D]     the newest notices: DNS warnings, complaint rate, disabled webhooks

@@ -100,6 +100,98 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/templates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List templates
+     * @description The account's templates by name, each with its newest version.
+     */
+    get: operations['listTemplates'];
+    put?: never;
+    /**
+     * Create a template
+     * @description Makes a template with its version 1. Each part is checked now: a syntax error, or anything outside what templates may use (partials, unknown helpers), is 400 with `field` naming the part (`subject`, `html`, `text`) and a message with its line and column.
+     */
+    post: operations['createTemplate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/templates/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a template
+     * @description One version of a template (the newest unless `version` is given), with the variables it uses.
+     */
+    get: operations['getTemplate'];
+    /**
+     * Add a version
+     * @description Makes the next version of the template from the whole body; earlier versions never change, and a send may still name them.
+     */
+    put: operations['updateTemplate'];
+    post?: never;
+    /**
+     * Delete a template
+     * @description Deletes the template and all its versions; a later send naming it is 400 `template.name`. Messages already sent keep the name and version they were rendered from.
+     */
+    delete: operations['deleteTemplate'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/templates/{name}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a template's versions
+     * @description Every version of the template, newest first.
+     */
+    get: operations['listTemplateVersions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/templates/{name}/render': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Preview a template
+     * @description Renders the template (the newest version unless `version` is given) with `variables` exactly as a send would, and sends nothing. A variable used outside an `#if`, `#unless` or `#each` and not given is 400 naming `variables.<path>`; a render over its budget is 400, one over 10 MiB is 413.
+     */
+    post: operations['renderTemplate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/domains': {
     parameters: {
       query?: never;
@@ -634,111 +726,135 @@ export interface operations {
          *       }
          *     }
          */
-        'application/json': {
-          /**
-           * @description The sender: one mailbox on the key's domain or another verified domain of the account (rewritten to the key's domain).
-           * @example Acme Orders <orders@example.com>
-           */
-          from: string;
-          /**
-           * @description 1 to 50 recipients. `to`, `cc` and `bcc` together hold at most 50 distinct addresses.
-           * @example [
-           *       "ana@example.org",
-           *       "Bob <bob@example.net>"
-           *     ]
-           */
-          to: string | string[];
-          /**
-           * @description Copy recipients: delivered to, and shown in the Cc header. null means none.
-           * @example Accounts <accounts@example.org>
-           */
-          cc?: string | string[] | null;
-          /**
-           * @description Blind copy recipients: delivered to, never shown in the message. null means none.
-           * @example [
-           *       "audit@example.com"
-           *     ]
-           */
-          bcc?: string | string[] | null;
-          /**
-           * @description The Reply-To header: where replies go. null means none.
-           * @example help@example.com
-           */
-          reply_to?: string | string[] | null;
-          /**
-           * @description Trimmed; not blank, at most 998 characters, no CR, LF, NUL or other control characters.
-           * @example Your order 4711
-           */
-          subject: string;
-          /**
-           * @description The HTML body. At least one of `html` and `text` is required; an empty string counts as absent.
-           * @example <p>Thanks for your order.</p><img src="cid:logo@acme" alt="Acme">
-           */
-          html?: string | null;
-          /**
-           * @description The plain-text body; generated from `html` when absent.
-           * @example Thanks for your order.
-           */
-          text?: string | null;
-          /** @description At most 100 files. html, text and the decoded files together are at most 10 MiB (413 `payload_too_large` otherwise). */
-          attachments?:
-            | {
-                /**
-                 * @description The file name readers see (any characters but control characters, `/` and `\`; non-ASCII is sent RFC 2231-encoded). Executable and script types are refused: see docs/api.md, Attachments.
-                 * @example invoice-4711.pdf
-                 */
-                filename: string;
-                /**
-                 * Format: byte
-                 * @description The file's bytes, base64 (RFC 4648 §4, standard alphabet; line breaks are ignored, padding may be left out).
-                 * @example JVBERi0xLjcKJcfsj6IK
-                 */
-                content: string;
-                /**
-                 * @description The media type (`type/subtype`, parameters allowed); from the file name when absent. `multipart/*`, `message/*` and executable types are refused.
-                 * @example application/pdf
-                 */
-                content_type?: string | null;
-                /**
-                 * @description Makes the file an inline part that the html shows with `<img src="cid:<content_id>">`; without angle brackets, unique in the message.
-                 * @example logo@acme
-                 */
-                content_id?: string | null;
-              }[]
-            | null;
-          /**
-           * @description At most 20, each 1–100 characters, not blank, no control characters. Every event carries them.
-           * @example [
-           *       "receipt"
-           *     ]
-           */
-          tags?: string[];
-          /**
-           * @description Your own string values (at most 20 keys of 1–40 characters, values of at most 500); every event and webhook of the message carries them as `metadata`.
-           * @example {
-           *       "order_id": "4711",
-           *       "customer": "c_829"
-           *     }
-           */
-          metadata?: {
-            [key: string]: string;
-          } | null;
-          /**
-           * @description At most 50 custom headers, each name once (case-insensitively). Headers the service sets (From, To, Cc, Bcc, Reply-To, Subject, Date, Message-ID, Content-*, …) are refused: use the fields.
-           * @example {
-           *       "X-Order": "4711"
-           *     }
-           */
-          headers?: {
-            [key: string]: string;
-          };
-          /** @description Overrides the domain's open tracking. */
-          track_opens?: boolean | null;
-          /** @description Overrides the domain's click tracking. */
-          track_clicks?: boolean | null;
-          /** @description Overrides the domain's List-Unsubscribe setting (RFC 8058). */
-          unsubscribe?: boolean | null;
-        };
+        'application/json':
+          | {
+              /**
+               * @description The sender: one mailbox on the key's domain or another verified domain of the account (rewritten to the key's domain).
+               * @example Acme Orders <orders@example.com>
+               */
+              from: string;
+              /**
+               * @description 1 to 50 recipients. `to`, `cc` and `bcc` together hold at most 50 distinct addresses.
+               * @example [
+               *       "ana@example.org",
+               *       "Bob <bob@example.net>"
+               *     ]
+               */
+              to: string | string[];
+              /**
+               * @description Copy recipients: delivered to, and shown in the Cc header. null means none.
+               * @example Accounts <accounts@example.org>
+               */
+              cc?: string | string[] | null;
+              /**
+               * @description Blind copy recipients: delivered to, never shown in the message. null means none.
+               * @example [
+               *       "audit@example.com"
+               *     ]
+               */
+              bcc?: string | string[] | null;
+              /**
+               * @description The Reply-To header: where replies go. null means none.
+               * @example help@example.com
+               */
+              reply_to?: string | string[] | null;
+              /**
+               * @description Trimmed; not blank, at most 998 characters, no CR, LF, NUL or other control characters. Required unless `template` is given; with it, replaces the template's subject.
+               * @example Your order 4711
+               */
+              subject?: string;
+              /**
+               * @description Render the body (and the subject, unless given) from a stored template (docs/templates.md) instead of `html` and `text`, which are then refused. A variable used outside an #if, #unless or #each and not given is 400 `template.variables.<path>`.
+               * @example {
+               *       "name": "welcome",
+               *       "variables": {
+               *         "user": {
+               *           "first_name": "Ana"
+               *         }
+               *       }
+               *     }
+               */
+              template?: {
+                /** @description A template of the account */
+                name: string;
+                /** @description The newest when left out */
+                version?: number | null;
+                /** @description The values the template uses; at most 256 KiB as JSON (413 otherwise). */
+                variables?: {
+                  [key: string]: unknown;
+                } | null;
+              } | null;
+              /**
+               * @description The HTML body. At least one of `html` and `text` is required; an empty string counts as absent.
+               * @example <p>Thanks for your order.</p><img src="cid:logo@acme" alt="Acme">
+               */
+              html?: string | null;
+              /**
+               * @description The plain-text body; generated from `html` when absent.
+               * @example Thanks for your order.
+               */
+              text?: string | null;
+              /** @description At most 100 files. html, text and the decoded files together are at most 10 MiB (413 `payload_too_large` otherwise). */
+              attachments?:
+                | {
+                    /**
+                     * @description The file name readers see (any characters but control characters, `/` and `\`; non-ASCII is sent RFC 2231-encoded). Executable and script types are refused: see docs/api.md, Attachments.
+                     * @example invoice-4711.pdf
+                     */
+                    filename: string;
+                    /**
+                     * Format: byte
+                     * @description The file's bytes, base64 (RFC 4648 §4, standard alphabet; line breaks are ignored, padding may be left out).
+                     * @example JVBERi0xLjcKJcfsj6IK
+                     */
+                    content: string;
+                    /**
+                     * @description The media type (`type/subtype`, parameters allowed); from the file name when absent. `multipart/*`, `message/*` and executable types are refused.
+                     * @example application/pdf
+                     */
+                    content_type?: string | null;
+                    /**
+                     * @description Makes the file an inline part that the html shows with `<img src="cid:<content_id>">`; without angle brackets, unique in the message.
+                     * @example logo@acme
+                     */
+                    content_id?: string | null;
+                  }[]
+                | null;
+              /**
+               * @description At most 20, each 1–100 characters, not blank, no control characters. Every event carries them.
+               * @example [
+               *       "receipt"
+               *     ]
+               */
+              tags?: string[];
+              /**
+               * @description Your own string values (at most 20 keys of 1–40 characters, values of at most 500); every event and webhook of the message carries them as `metadata`.
+               * @example {
+               *       "order_id": "4711",
+               *       "customer": "c_829"
+               *     }
+               */
+              metadata?: {
+                [key: string]: string;
+              } | null;
+              /**
+               * @description At most 50 custom headers, each name once (case-insensitively). Headers the service sets (From, To, Cc, Bcc, Reply-To, Subject, Date, Message-ID, Content-*, …) are refused: use the fields.
+               * @example {
+               *       "X-Order": "4711"
+               *     }
+               */
+              headers?: {
+                [key: string]: string;
+              };
+              /** @description Overrides the domain's open tracking. */
+              track_opens?: boolean | null;
+              /** @description Overrides the domain's click tracking. */
+              track_clicks?: boolean | null;
+              /** @description Overrides the domain's List-Unsubscribe setting (RFC 8058). */
+              unsubscribe?: boolean | null;
+            }
+          | unknown
+          | unknown;
       };
     };
     responses: {
@@ -1227,6 +1343,760 @@ export interface operations {
       };
       /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
       431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listTemplates: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description By name */
+            templates: {
+              id: string;
+              name: string;
+              /** @description The newest version */
+              version: number;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              updated_at: string;
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description At least one of html and text. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description A slug, unique in the account
+           * @example welcome
+           */
+          name: string;
+          /**
+           * @description The subject line, a template: variables are written as they are, with any line break or control character turned into a space.
+           * @example Welcome to Acme, {{user.first_name}}!
+           */
+          subject: string;
+          /**
+           * @description The HTML part, a template: `{{value}}` is HTML-escaped, `{{{value}}}` is written as it is.
+           * @example <p>Hello {{user.first_name}},</p>{{#if trial}}<p>Your trial ends {{date trial.ends_at "D MMMM"}}.</p>{{/if}}
+           */
+          html?: string | null;
+          /**
+           * @description The plain-text part, a template: values are written as they are.
+           * @example Hello {{user.first_name}},
+           */
+          text?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description One version of a template. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example tmpl_01JDQ8Y4X3R9G6M2A7B5C8D0EF */
+            id: string;
+            /** @example welcome */
+            name: string;
+            /**
+             * @description This version
+             * @example 2
+             */
+            version: number;
+            /** @description The newest version, what a send without `version` uses */
+            latest_version: number;
+            subject: string;
+            html: string | null;
+            text: string | null;
+            /**
+             * @description The variable paths this version uses, sorted; `[]` marks an element of an `#each` list. A path used outside an `#if`, `#unless` or `#each` must be given to send.
+             * @example [
+             *       "items",
+             *       "items[].name",
+             *       "items[].price",
+             *       "user.first_name"
+             *     ]
+             */
+            variables: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the newest version was made
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getTemplate: {
+    parameters: {
+      query?: {
+        /** @description A version; the newest when left out */
+        version?: number;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The template name: a slug, unique in the account
+         * @example welcome
+         */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One version of a template. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example tmpl_01JDQ8Y4X3R9G6M2A7B5C8D0EF */
+            id: string;
+            /** @example welcome */
+            name: string;
+            /**
+             * @description This version
+             * @example 2
+             */
+            version: number;
+            /** @description The newest version, what a send without `version` uses */
+            latest_version: number;
+            subject: string;
+            html: string | null;
+            text: string | null;
+            /**
+             * @description The variable paths this version uses, sorted; `[]` marks an element of an `#each` list. A path used outside an `#if`, `#unless` or `#each` must be given to send.
+             * @example [
+             *       "items",
+             *       "items[].name",
+             *       "items[].price",
+             *       "user.first_name"
+             *     ]
+             */
+            variables: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the newest version was made
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The template name: a slug, unique in the account
+         * @example welcome
+         */
+        name: string;
+      };
+      cookie?: never;
+    };
+    /** @description The whole new version: a part left out is not in it. At least one of html and text. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description The subject line, a template: variables are written as they are, with any line break or control character turned into a space.
+           * @example Welcome to Acme, {{user.first_name}}!
+           */
+          subject: string;
+          /**
+           * @description The HTML part, a template: `{{value}}` is HTML-escaped, `{{{value}}}` is written as it is.
+           * @example <p>Hello {{user.first_name}},</p>{{#if trial}}<p>Your trial ends {{date trial.ends_at "D MMMM"}}.</p>{{/if}}
+           */
+          html?: string | null;
+          /**
+           * @description The plain-text part, a template: values are written as they are.
+           * @example Hello {{user.first_name}},
+           */
+          text?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description One version of a template. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example tmpl_01JDQ8Y4X3R9G6M2A7B5C8D0EF */
+            id: string;
+            /** @example welcome */
+            name: string;
+            /**
+             * @description This version
+             * @example 2
+             */
+            version: number;
+            /** @description The newest version, what a send without `version` uses */
+            latest_version: number;
+            subject: string;
+            html: string | null;
+            text: string | null;
+            /**
+             * @description The variable paths this version uses, sorted; `[]` marks an element of an `#each` list. A path used outside an `#if`, `#unless` or `#each` must be given to send.
+             * @example [
+             *       "items",
+             *       "items[].name",
+             *       "items[].price",
+             *       "user.first_name"
+             *     ]
+             */
+            variables: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the newest version was made
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The template name: a slug, unique in the account
+         * @example welcome
+         */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listTemplateVersions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The template name: a slug, unique in the account
+         * @example welcome
+         */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Newest first */
+            versions: {
+              version: number;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              created_at: string;
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  renderTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The template name: a slug, unique in the account
+         * @example welcome
+         */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description The values the template uses, as a send would give them (at most 256 KiB as JSON).
+           * @example {
+           *       "user": {
+           *         "first_name": "Ada"
+           *       },
+           *       "trial": {
+           *         "ends_at": "2026-12-09"
+           *       }
+           *     }
+           */
+          variables?: {
+            [key: string]: unknown;
+          };
+          /** @description A version; the newest when left out */
+          version?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            subject: string;
+            /** @description Null when the template has no html part */
+            html: string | null;
+            /** @description Null when the template has no text part */
+            text: string | null;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 10 MiB ([more](/docs/errors#payload_too_large)) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `server_busy`: the server is at its limit of request bodies being received; `Retry-After` says when to retry ([more](/docs/errors#server_busy)) */
+      503: {
         headers: {
           [name: string]: unknown;
         };

@@ -21,6 +21,7 @@ export const ID_PREFIXES = [
   'rpt',
   'tok',
   'aud',
+  'tmpl',
   'sig',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];

@@ -8,7 +8,7 @@ export type RefusalReason = 'invalid' | 'not_found' | 'conflict' | 'unverified';
 
 /** What a refusal is about, so an interface can say what to do next in its own terms. */
 export interface RefusalSubject {
-  kind: 'account' | 'domain' | 'webhook' | 'smtp_credential' | 'suppression';
+  kind: 'account' | 'domain' | 'webhook' | 'smtp_credential' | 'suppression' | 'template';
   /** Its name as the caller gave it, or as stored when it was found (a webhook: its domain's name). */
   name: string;
 }

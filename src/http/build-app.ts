@@ -22,6 +22,7 @@ import { validationApiError } from './validation-error.js';
 import { parseJsonBody } from './json-body.js';
 import { openApiRoute } from './routes/openapi.js';
 import { auditRoutes } from './routes/audit.js';
+import { templateRoutes } from './routes/templates.js';
 import { domainsRoutes } from './routes/domains.js';
 import { Domain } from './schemas/domains.js';
 import { credentialRoutes } from './routes/credentials.js';
@@ -222,6 +223,7 @@ export function buildApp(
   app.register(trackingRoutes(deps));
   app.register(domainRoute(deps));
   app.register(auditRoutes(deps));
+  app.register(templateRoutes(deps));
   app.register(domainsRoutes(deps));
   app.register(credentialRoutes(deps));
   app.register(webhookRoutes(deps));

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Deps } from '../deps.js';
+import { messageTemplate } from '../templates/message-template.js';
 import { RefusedError } from '../core/refused-error.js';
 import { normalizeMessageId } from '../core/message-id.js';
 import { toEventRecord, type EventRecord } from '../events/event-record.js';
@@ -67,6 +68,8 @@ export interface MessageHead {
   metadata: Record<string, string>;
   createdAt: number;
   stored: boolean;
+  /** The template and version it was rendered from (templates/message-template.ts), or null. */
+  template: { name: string; version: number } | null;
 }
 
 type Db = Kysely<Database>;
@@ -126,6 +129,7 @@ export async function loadHeads(db: Db, ids: string[]): Promise<MessageHead[]> {
       'm.tags',
       'm.metadata',
       'm.created_at',
+      'm.template',
     ])
     .where('m.id', 'in', ids)
     .execute();
@@ -140,6 +144,7 @@ export async function loadHeads(db: Db, ids: string[]): Promise<MessageHead[]> {
     metadata: stringRecord(m.metadata),
     createdAt: Number(m.created_at),
     stored: true,
+    template: messageTemplate(m),
   }));
   const missing = ids.filter((id) => !stored.some((m) => m.id === id));
   if (missing.length === 0) return heads;
@@ -177,6 +182,7 @@ export async function loadHeads(db: Db, ids: string[]): Promise<MessageHead[]> {
       metadata: {},
       createdAt: Number(e.occurred_at),
       stored: false,
+      template: null,
     });
   }
   return heads;
@@ -259,8 +265,7 @@ export async function summarize(db: Db, heads: MessageHead[]): Promise<MessageSu
       tags: h.tags,
       metadata: h.metadata,
       created_at: iso(h.createdAt),
-      // Messages are sent with their own html and text; template sends are to come.
-      template: null,
+      template: h.template,
       recipients: shown,
     };
   });

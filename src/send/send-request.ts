@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Mailbox } from '../core/mailbox.js';
 import type { TrackingOverrides } from '../tracking/settings.js';
+import type { TemplateRef } from '../templates/send-template.js';
 import type { Attachment } from './attachments.js';
 
 /** A validated send request, whatever it came in through (HTTP JSON or the SMTP relay). */
@@ -36,6 +37,14 @@ export interface SendRequest {
    * owned headers are rewritten; `html`, `text` and `headers` are then unused.
    */
   mime?: { raw: Buffer; fingerprint: string };
+  /**
+   * The template the message is rendered from (docs/api.md, Sending with a template): until the
+   * pipeline's render step, `subject` is '' (or the send's own, also in `template.subject`) and
+   * `html` and `text` are null.
+   */
+  template?: TemplateRef;
+  /** The template and version the render step rendered; recorded on the message and its `accepted-by-system` events. */
+  rendered?: { name: string; version: number };
 }
 
 /**
@@ -66,6 +75,8 @@ export function requestFingerprint(r: SendRequest): string {
     r.tracking && Object.keys(r.tracking).length > 0
       ? [[r.tracking.opens ?? null, r.tracking.clicks ?? null, r.tracking.unsubscribe ?? null]]
       : [];
+  // Likewise the template, as requested (not as rendered: a replay after a new version must still match).
+  const template = r.template ? [['template', r.template.name, r.template.version, r.template.variables]] : [];
   const mailboxes = (list: Mailbox[] | undefined) => (list ?? []).map((m) => [m.name, m.address]);
   const additions =
     (r.cc?.length ?? 0) + (r.bcc?.length ?? 0) + (r.replyTo?.length ?? 0) + (r.attachments?.length ?? 0) > 0 ||
@@ -91,6 +102,7 @@ export function requestFingerprint(r: SendRequest): string {
     r.tags,
     r.headers,
     ...overrides,
+    ...template,
     ...additions,
   ]);
   return createHash('sha256').update(canonical).digest('hex');

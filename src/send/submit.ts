@@ -24,11 +24,19 @@ import {
 import { composeDraft } from '../mime/message-draft.js';
 import { persistMessages, type MessagePlan, type PersistResult } from './persist-messages.js';
 import { allRecipients, requestFingerprint, type SendRequest } from './send-request.js';
-import { ByteGate, OFFLOAD_MIN_BYTES, OffloadBusyError, yieldToLoop } from '../offload/offload-pool.js';
+import {
+  ByteGate,
+  OFFLOAD_MIN_BYTES,
+  OffloadBusyError,
+  sharedOffloadPool,
+  yieldToLoop,
+} from '../offload/offload-pool.js';
 import { sharedOffload } from './offload.js';
 import { smtpContext } from '../credentials/smtp-credentials.js';
 import { resolveTracking, unsubscribeConflict } from '../tracking/settings.js';
 import type { Intake, IntakeSource, WholeMessage } from './intake.js';
+import { renderForSend } from '../templates/send-template.js';
+import { BODY_LIMIT } from '../core/limits.js';
 
 /** The response to an accepted send (docs/api.md, `POST /v1/send`). */
 export interface SendResponse {
@@ -163,6 +171,7 @@ export function planMessage(
       subject: req.subject,
       tags: JSON.stringify(req.tags),
       metadata: JSON.stringify(req.metadata ?? {}),
+      template: req.rendered ? JSON.stringify(req.rendered) : null,
       content,
       mime,
       size: mime === null ? Buffer.byteLength(content ?? '') : mime.length,
@@ -184,7 +193,12 @@ export function planMessage(
           tags: req.tags,
           metadata: req.metadata ?? {},
         },
-        { event: 'accepted-by-system', recipient: r.address, at: now },
+        {
+          event: 'accepted-by-system',
+          recipient: r.address,
+          at: now,
+          ...(req.rendered ? { details: { template: req.rendered } } : {}),
+        },
       ),
     ),
     jobs: recipients.map((r) => ({
@@ -225,6 +239,8 @@ interface Validated extends Authenticated {
 interface Claimed extends Validated {
   /** The Idempotency-Key this submission holds: completed with its outcome, or released (see `run`). */
   claim: { domainId: string; key: string } | null;
+  /** A share of the large-message budget taken after the intake (a large render), given back by `run`. */
+  held?: () => void;
 }
 interface Checked extends Claimed {
   /** The From to send with, after the sender-domain rule. */
@@ -262,6 +278,7 @@ export function createSubmitPipeline(
   opts: { largeBudget?: number; largeWaiting?: number } = {},
 ): SubmitPipeline {
   const offload = sharedOffload(deps.config.offloadThreads);
+  const offloadPool = sharedOffloadPool(deps.config.offloadThreads);
   const largeGate = new ByteGate(opts.largeBudget ?? LARGE_SUBMIT_BUDGET, opts.largeWaiting ?? LARGE_SUBMIT_WAITING);
   const batcher = createBatcher<MessagePlan, PersistResult>((plans) => persistMessages(deps.db, plans), {
     maxBatch: 256,
@@ -401,6 +418,56 @@ export function createSubmitPipeline(
     return v;
   }
 
+  /**
+   * A templated send's subject, html and text, rendered once (templates/send-template.ts); every
+   * later step sees the rendered message. A refusal is remembered under the Idempotency-Key like
+   * the refusals of the steps after it. A render that came out large takes its share of the
+   * large-message budget now, as its request body was small.
+   */
+  async function render(v: Claimed): Promise<Claimed | Done> {
+    const { req, auth, claim } = v;
+    if (req.template === undefined) return v;
+    let out;
+    try {
+      out = await renderForSend(deps, offloadPool, auth.account.id, req.template);
+    } catch (err) {
+      if (err instanceof OffloadBusyError) return refused(busy());
+      throw err;
+    }
+    // The message limit covers the rendered bodies and the decoded attachments together (docs/api.md, Fields).
+    const content =
+      'type' in out
+        ? 0
+        : Buffer.byteLength(out.html ?? '') +
+          Buffer.byteLength(out.text ?? '') +
+          (req.attachments ?? []).reduce((n, a) => n + a.size, 0);
+    if ('type' in out || content > BODY_LIMIT) {
+      const result = refused(
+        'type' in out
+          ? out
+          : apiError(
+              'payload_too_large',
+              `the rendered template and the attachments are ${content} bytes together, over ${BODY_LIMIT} (10 MiB)`,
+              'template',
+            ),
+      );
+      if (claim) await completeIdempotencyKey(deps.db, claim.domainId, claim.key, toStored(result));
+      return result;
+    }
+    const rendered: SendRequest = {
+      ...req,
+      subject: out.subject,
+      html: out.html,
+      text: out.text,
+      rendered: { name: out.name, version: out.version },
+    };
+    const bytes = (out.html?.length ?? 0) + (out.text?.length ?? 0);
+    if (bytes < OFFLOAD_MIN_BYTES || v.intake.size >= OFFLOAD_MIN_BYTES) return { ...v, req: rendered };
+    const waiting = largeGate.acquire(bytes);
+    if (waiting === null) return refused(busy());
+    return { ...v, req: rendered, held: await waiting };
+  }
+
   async function senderDomain(v: Claimed): Promise<Checked | Done> {
     const { auth, req, key: idemKey } = v;
     const from = await checkSenderDomain(deps, auth, req.from);
@@ -479,12 +546,22 @@ export function createSubmitPipeline(
   }
 
   // The order docs/architecture.md ("The submit pipeline") documents.
-  const steps = [authenticate, validate, idempotency, rateLimit, senderDomain, suppression, compose, persist] as const;
+  const steps = [
+    authenticate,
+    validate,
+    idempotency,
+    rateLimit,
+    render,
+    senderDomain,
+    suppression,
+    compose,
+    persist,
+  ] as const;
   const _ordered: Chained<typeof steps> = true;
 
   /** Runs the steps in order; a claimed Idempotency-Key is given back on a transient refusal or a fault. */
   async function run(intake: Intake): Promise<SubmitResult> {
-    let v: Received & { claim?: Claimed['claim'] } = { intake };
+    let v: Received & { claim?: Claimed['claim']; held?: () => void } = { intake };
     let result: SubmitResult | undefined;
     try {
       for (const step of steps) {
@@ -499,10 +576,14 @@ export function createSubmitPipeline(
     } catch (err) {
       if (v.claim) await releaseIdempotencyKey(deps.db, v.claim.domainId, v.claim.key).catch(() => undefined);
       throw err;
+    } finally {
+      v.held?.();
     }
     if (result === undefined) throw new Error('the submit pipeline ended without a result');
-    // Transient refusals (429) are not remembered: a retry with the same key must be able to succeed.
-    if (v.claim && result.kind === 'refused' && ERROR_TABLE[result.error.type].status === 429)
+    // Transient refusals (429, and 503 for want of room) are not remembered: a retry with the same
+    // key must be able to succeed.
+    const status = result.kind === 'refused' ? ERROR_TABLE[result.error.type].status : 0;
+    if (v.claim && (status === 429 || status === 503))
       await releaseIdempotencyKey(deps.db, v.claim.domainId, v.claim.key);
     return result;
   }

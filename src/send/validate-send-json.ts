@@ -7,6 +7,7 @@ import { validateAttachments, type Attachment } from './attachments.js';
 import { BODY_LIMIT } from '../core/limits.js';
 import type { TrackingOverrides } from '../tracking/settings.js';
 import { jsonDepthExceeded, MAX_JSON_DEPTH } from './json-depth.js';
+import { templateField } from '../templates/send-template.js';
 
 const FIELDS = new Set([
   'from',
@@ -43,7 +44,7 @@ export const MAX_METADATA_KEY = 40;
 export const MAX_METADATA_VALUE = 500;
 /** The fields of a send body, as the unknown-field refusal lists them. */
 const KNOWN =
-  'from, to, cc, bcc, reply_to, subject, html, text, attachments, tags, metadata, headers, track_opens, track_clicks, unsubscribe';
+  'from, to, cc, bcc, reply_to, subject, html, text, template, attachments, tags, metadata, headers, track_opens, track_clicks, unsubscribe';
 const MAX_SUBJECT = 998;
 
 const invalid = (field: string, message: string): ApiError => apiError('invalid_request', message, field);
@@ -242,12 +243,9 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
         `${bad} contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape), which is not a character; send the character itself or its full surrogate pair`,
       );
   }
-  if (body.template !== undefined || body.variables !== undefined) {
-    return invalid(
-      body.template !== undefined ? 'template' : 'variables',
-      'templates are not available on this server yet; send html or text',
-    );
-  }
+  // A template is the other body source (docs/api.md, Sending with a template): checked here, rendered by the pipeline.
+  const template = templateField(body);
+  if (template !== null && 'type' in template) return template;
   if (typeof body.from !== 'string')
     return invalid('from', body.from === undefined ? 'from is required' : 'from must be a string');
   const from = parseMailbox(body.from);
@@ -262,20 +260,16 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   if (tooMany !== null) return tooMany;
   const replyTo = validateAddresses('reply_to', body.reply_to);
   if (!Array.isArray(replyTo)) return replyTo;
-  if (typeof body.subject !== 'string')
-    return invalid('subject', body.subject === undefined ? 'subject is required' : 'subject must be a string');
-  const subject = body.subject.trim();
-  if (subject === '') return invalid('subject', 'subject must not be empty');
-  if (/[\r\n\0]/.test(subject)) return invalid('subject', 'subject must not contain CR, LF or NUL');
-  const control = controlCharacter(subject);
-  if (control !== null) return invalid('subject', `subject must not contain control characters; found ${control}`);
-  if (subject.length > MAX_SUBJECT) return invalid('subject', `subject is longer than ${MAX_SUBJECT} characters`);
+  // With a template, subject is optional: the template's is rendered unless the send gives its own.
+  const subject = template !== null && body.subject === undefined ? '' : validateSubject(body.subject);
+  if (typeof subject !== 'string') return subject;
   const html = optionalString(body, 'html');
   if (html !== null && typeof html !== 'string') return html;
   const text = optionalString(body, 'text');
   if (text !== null && typeof text !== 'string') return text;
   // With no body source at all, the field named is `html`.
-  if (html === null && text === null) return invalid('html', 'one of html or text is required');
+  if (template === null && html === null && text === null)
+    return invalid('html', 'one of html or text (or a template) is required');
   const tags = validateTags(body.tags);
   if (!Array.isArray(tags)) return tags;
   const headers = validateCustomHeaders(body.headers);
@@ -296,5 +290,18 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   if (replyTo.length > 0) req.replyTo = replyTo;
   if (attachments.length > 0) req.attachments = attachments;
   if (Object.keys(metadata).length > 0) req.metadata = metadata;
+  if (template !== null) req.template = { ...template, subject: subject === '' ? null : subject };
   return req;
+}
+
+function validateSubject(value: unknown): string | ApiError {
+  if (typeof value !== 'string')
+    return invalid('subject', value === undefined ? 'subject is required' : 'subject must be a string');
+  const subject = value.trim();
+  if (subject === '') return invalid('subject', 'subject must not be empty');
+  if (/[\r\n\0]/.test(subject)) return invalid('subject', 'subject must not contain CR, LF or NUL');
+  const control = controlCharacter(subject);
+  if (control !== null) return invalid('subject', `subject must not contain control characters; found ${control}`);
+  if (subject.length > MAX_SUBJECT) return invalid('subject', `subject is longer than ${MAX_SUBJECT} characters`);
+  return subject;
 }

@@ -27,6 +27,8 @@ export interface Database {
   feedback_keys: FeedbackKeyTable;
   account_tokens: AccountTokenTable;
   audit_log: AuditLogTable;
+  templates: TemplateTable;
+  template_versions: TemplateVersionTable;
   message_signatures: MessageSignatureTable;
 }
 
@@ -127,6 +129,12 @@ export interface MessageTable {
   unsubscribe: number;
   /** JSON object of string values given at send (docs/api.md, Sending), carried into events. */
   metadata: string;
+  /**
+   * JSON `{"name","version"}` of the template the message was rendered from (docs/templates.md),
+   * null for any other (optional, so rows written without it read as null). Read it with
+   * `messageTemplate` (templates/message-template.ts).
+   */
+  template?: string | null;
 }
 
 export interface RecipientTable {
@@ -361,6 +369,33 @@ export interface AuditLogTable {
   /** What it was done to: a domain name, an address, a token name. Never a secret. */
   target: string;
   ip: string | null;
+}
+
+/** A template of an account (docs/templates.md); its content is in its versions. */
+export interface TemplateTable {
+  /** `tmpl_…`. */
+  id: string;
+  account_id: string;
+  /** A slug, `[a-z0-9][a-z0-9-_]{0,63}`, unique per account. */
+  name: string;
+  /** The newest version's number; versions count from 1. */
+  latest_version: number;
+  created_at: number;
+  /** When the newest version was made. */
+  updated_at: number;
+}
+
+/** One version of a template: never changed once written. */
+export interface TemplateVersionTable {
+  template_id: string;
+  version: number;
+  /** The sources, as given (Handlebars syntax). */
+  subject: string;
+  html: string | null;
+  text: string | null;
+  /** JSON array of the variable paths the version uses (`user.name`, `items[].price`). */
+  variables: string;
+  created_at: number;
 }
 
 /**

@@ -49,7 +49,7 @@ for (const dialect of testDialects()) {
       ['tags not an array', message('acme.test', { tags: 'welcome' }), 'tags'],
       ['an empty tag', message('acme.test', { tags: ['ok', ''] }), 'tags'],
       ['headers not an object', message('acme.test', { headers: ['X-A: 1'] }), 'headers'],
-      ['template (not available yet)', message('acme.test', { template: 'welcome' }), 'template'],
+      ['template that is not an object', message('acme.test', { template: 'welcome' }), 'template'],
       ['arrays nested 33 deep', `{"from":"a@acme.test","to":${'['.repeat(33)}${']'.repeat(33)}}`, 'body'],
     ];
     test('a body nested a million arrays deep is refused for its depth, naming the limit', async () => {

@@ -112,11 +112,40 @@ export const SendBody = Type.Object(
     reply_to: Type.Optional(
       AddressList('The Reply-To header: where replies go. null means none.', 0, 'help@example.com'),
     ),
-    subject: Type.String({
-      minLength: 1,
-      description: 'Trimmed; not blank, at most 998 characters, no CR, LF, NUL or other control characters.',
-      examples: ['Your order 4711'],
-    }),
+    subject: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "Trimmed; not blank, at most 998 characters, no CR, LF, NUL or other control characters. Required unless `template` is given; with it, replaces the template's subject.",
+        examples: ['Your order 4711'],
+      }),
+    ),
+    template: Type.Optional(
+      Type.Union(
+        [
+          Type.Object(
+            {
+              name: Type.String({ pattern: '^[a-z0-9][a-z0-9-_]{0,63}$', description: 'A template of the account' }),
+              version: Type.Optional(
+                Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'The newest when left out' }),
+              ),
+              variables: Type.Optional(
+                Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+                  description: 'The values the template uses; at most 256 KiB as JSON (413 otherwise).',
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ],
+        {
+          description:
+            'Render the body (and the subject, unless given) from a stored template (docs/templates.md) instead of `html` and `text`, which are then refused. A variable used outside an #if, #unless or #each and not given is 400 `template.variables.<path>`.',
+          examples: [{ name: 'welcome', variables: { user: { first_name: 'Ana' } } }],
+        },
+      ),
+    ),
     html: Type.Optional(
       Type.Union([Type.String(), Type.Null()], {
         description: 'The HTML body. At least one of `html` and `text` is required; an empty string counts as absent.',
@@ -183,6 +212,8 @@ export const SendBody = Type.Object(
   },
   {
     additionalProperties: false,
+    // A subject, or a template whose subject is rendered.
+    anyOf: [{ required: ['subject'] }, { required: ['template'] }],
     title: 'SendRequest',
     examples: [
       {

@@ -141,6 +141,11 @@ test('known bad bodies fail both the validator and the schema', () => {
     ['no from', { ...good, from: undefined }],
     ['no to', { ...good, to: undefined }],
     ['no subject', { ...good, subject: undefined }],
+    ['a template as a string', { ...good, html: undefined, template: 'welcome' }],
+    ['a template with another field', { ...good, html: undefined, template: { name: 'welcome', vars: {} } }],
+    ['a template name not a slug', { ...good, html: undefined, template: { name: 'Welcome!' } }],
+    ['template variables as a list', { ...good, html: undefined, template: { name: 'w', variables: [1] } }],
+    ['variables beside the template', { ...good, html: undefined, template: { name: 'w' }, variables: {} }],
     ['an unknown field', { ...good, ccc: 'x@example.org' }],
     ['from a number', { ...good, from: 5 }],
     ['to empty', { ...good, to: [] }],
@@ -205,4 +210,16 @@ test('known bad bodies fail both the validator and the schema', () => {
       accepted(example) && fits(example),
       `the documented example passes both: ${JSON.stringify(pipeline(example))}`,
     );
+});
+
+test('a send with a template (docs/templates.md) passes both, with or without its own subject', () => {
+  const base = { from: 'a@acme.test', to: 'b@example.org' };
+  for (const body of [
+    { ...base, template: { name: 'welcome' } },
+    { ...base, template: { name: 'welcome', version: 3, variables: { user: { first_name: 'Ana' } } } },
+    { ...base, subject: 'Welcome', template: { name: 'receipt_v2', version: null, variables: null } },
+  ]) {
+    assert.ok(accepted(body), `validator: ${JSON.stringify(pipeline(body))}`);
+    assert.ok(fits(body), `schema: ${JSON.stringify(schema.errors)}`);
+  }
 });
