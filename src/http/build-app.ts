@@ -30,6 +30,7 @@ import { usageRoutes } from './routes/usage.js';
 import { docsRoutes } from './routes/docs.js';
 import { messageRoutes } from './routes/messages.js';
 import { VERSION } from '../core/version.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 
 /** What a route handler may throw: Fastify's own errors, a validation failure, or an ApiError to send as is. */
 interface FastifyRouteError {
@@ -228,6 +229,7 @@ export function buildApp(
   app.register(usageRoutes(deps));
   app.register(docsRoutes());
   app.register(messageRoutes(deps));
+  app.register(dashboardRoutes());
   return app;
 }
 
