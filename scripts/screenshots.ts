@@ -4,6 +4,7 @@
 // login, a pending domain) and drives Debian's Chromium through the screens as the browser tests do.
 import { mkdirSync } from 'node:fs';
 import { createResolver } from '../src/domains/create-resolver.js';
+import { recordNotice } from '../src/notices/record-notice.js';
 import { startApiHarness } from '../test/helpers/api-harness.js';
 import { startDnsServer } from '../test/helpers/dns-server.js';
 import { launchBrowser, openPage, signInWithToken } from '../test/helpers/browser.js';
@@ -35,6 +36,19 @@ for (const [to, subject] of [
     body: JSON.stringify({ from: `Acme <hello@${domain}>`, to, subject, text: 'Hello', tags: ['transactional'] }),
   });
 }
+const verified = (await client.GET('/v1/domains/{domain}', path)).data!;
+const domainRow = await api.deps.db
+  .selectFrom('domains')
+  .select(['account_id', 'id'])
+  .where('name', '=', domain)
+  .executeTakeFirstOrThrow();
+await recordNotice(api.deps.db, api.deps.ids, api.deps.clock.now(), {
+  accountId: domainRow.account_id,
+  domainId: domainRow.id,
+  kind: 'domain.complaint_rate',
+  message: `${verified.name}: complaint rate 0.09% over 30 days is near the 0.1% limit`,
+  details: { complaints: 9, delivered: 10000 },
+});
 const firstMessage = (await client.GET('/v1/events', { params: { query: { domain } } })).data!.events[0]!.message_id;
 
 const browser = await launchBrowser();
@@ -61,6 +75,7 @@ try {
     ['events', `/events?domain=${domain}`, 'Events'],
     ['message', `/events/${firstMessage}`, 'Message'],
     ['usage', '/usage', 'Usage'],
+    ['notices', '/notices', 'Notices'],
     ['audit-log', '/audit', 'Audit log'],
     ['settings', '/settings', 'Settings'],
   ];

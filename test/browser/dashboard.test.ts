@@ -267,6 +267,7 @@ for (const dialect of testDialects()) {
           ['/usage', 'Usage'],
           ['/audit', 'Audit log'],
           ['/settings', 'Settings'],
+          ['/notices', 'Notices'],
           ['/suppressions', 'Suppressions'],
         ];
         for (const width of [1280, 390]) {

@@ -10,6 +10,7 @@ import { Events, MessageScreen } from './screens/events';
 import { Usage } from './screens/usage';
 import { AuditLog } from './screens/audit';
 import { NotYet, Settings } from './screens/settings';
+import { Notices } from './screens/notices';
 
 const NAV: [string, string][] = [
   ['/transactional', 'Transactional'],
@@ -75,7 +76,7 @@ function Screen({ path, session }: { path: string; session: Session }) {
     case 'templates':
       return <NotYet title="Templates" route="/v1/templates" />;
     case 'notices':
-      return <NotYet title="Notices" route="/v1/notices" />;
+      return <Notices query={query} />;
     default:
       return (
         <section>
