@@ -12,6 +12,8 @@ import { startApiHarness, type ApiHarness } from '../helpers/api-harness.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { launchBrowser, openPage, seriousViolations, signInWithToken } from '../helpers/browser.js';
 import { seedDomain } from '../helpers/seed.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
+import { Webhook } from 'standardwebhooks';
 import { testDialects } from '../helpers/test-db.js';
 
 const run = promisify(execFile);
@@ -60,7 +62,11 @@ for (const dialect of testDialects()) {
     let viewer: string;
 
     before(async () => {
-      api = await startApiHarness(dialect, { resolver: createResolver([dns.address], { timeoutMs: 2000, tries: 1 }) });
+      // POSTHORN_WEBHOOK_ALLOW_PRIVATE: the webhook journey's receiver listens on loopback.
+      api = await startApiHarness(dialect, {
+        resolver: createResolver([dns.address], { timeoutMs: 2000, tries: 1 }),
+        env: { POSTHORN_WEBHOOK_ALLOW_PRIVATE: '1' },
+      });
       dns.zone[api.deps.config.spfIncludeHost] = { TXT: [['v=spf1 ip4:192.0.2.0/24 -all']] };
       admin = await api.token('acme', 'admin', 'dashboard-admin');
       viewer = await api.token('acme', 'viewer', 'dashboard-viewer');
@@ -220,6 +226,52 @@ for (const dialect of testDialects()) {
         await page.getByRole('button', { name: 'Add domain' }).click();
         await page.locator('input[name="name"][aria-invalid="true"]').waitFor();
       });
+    });
+
+    test('webhook: set the URL (secret shown once), send a test event the receiver verifies, rotate, remove', async () => {
+      api.deps.clock.set(Date.now()); // standardwebhooks checks the timestamp against its own clock
+      const seeded = await seedDomain(api.deps, { account: 'acme', domain: `hook-${dialect}.test` });
+      const receiver = await startWebhookReceiver();
+      receiver.answer(() => ({ status: 202, body: 'thanks, got it' }));
+      try {
+        await journey(admin, async (page) => {
+          await page.goto(`/transactional/${seeded.domain}`);
+          const hook = page.getByRole('region', { name: 'Webhook' });
+          await hook.getByText('No webhook yet').waitFor();
+          await hook.getByLabel('Webhook URL').fill('ftp://example.com/hook');
+          await hook.getByRole('button', { name: 'Save webhook URL' }).click();
+          await hook.locator('input[name="url"][aria-invalid="true"]').waitFor();
+          await hook.getByLabel('Webhook URL').fill(receiver.url);
+          await hook.getByRole('button', { name: 'Save webhook URL' }).click();
+          const secret = await hook.locator('input[data-secret]').inputValue();
+          assert.match(secret, /^whsec_/);
+          await hook.getByRole('button', { name: 'Send test event' }).click();
+          await hook.getByText('Test event: HTTP 202').waitFor();
+          assert.equal(receiver.received.length, 1);
+          const got = receiver.received[0]!;
+          const payload = new Webhook(secret).verify(got.body, {
+            'webhook-id': got.id,
+            'webhook-timestamp': got.timestamp,
+            'webhook-signature': got.signature,
+          }) as { event: string; domain: string };
+          assert.deepEqual([payload.event, payload.domain], ['webhook.test', seeded.domain]);
+
+          await hook.getByRole('button', { name: 'Rotate secret' }).click();
+          await page.waitForFunction(
+            (old) =>
+              (globalThis as unknown as InPage).document.querySelector('#webhook input[data-secret]')?.value !== old,
+            secret,
+          );
+          await hook.getByRole('button', { name: 'Remove webhook' }).click();
+          await hook.getByText('No webhook yet').waitFor();
+        });
+      } finally {
+        await receiver.close();
+      }
+      const gone = await api
+        .client(admin)
+        .GET('/v1/domains/{domain}/webhook', { params: { path: { domain: seeded.domain } } });
+      assert.equal(gone.response.status, 404);
     });
 
     test('a viewer sees no secret and no change it tries is made', async () => {
