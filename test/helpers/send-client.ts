@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { checkResponse } from './openapi-check.js';
 
 /** A POST /v1/send through Fastify's inject(), with the body JSON-encoded unless it is a string. */
 export async function postSend(
@@ -17,7 +18,11 @@ export async function postSend(
     },
     payload: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: res.statusCode, headers: res.headers, body: res.body === '' ? null : JSON.parse(res.body) };
+  const parsed: unknown = res.body === '' ? null : JSON.parse(res.body);
+  // Every answer the send tests get is checked against docs/openapi.json as well.
+  checkResponse('POST', '/v1/send', res.statusCode, String(res.headers['content-type'] ?? ''), parsed ?? undefined);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whichever fields they check
+  return { status: res.statusCode, headers: res.headers, body: parsed as any };
 }
 
 /** A minimal valid send body from `domain`. */
