@@ -107,7 +107,7 @@ for (const dialect of testDialects()) {
         await page.getByLabel('Account token').fill('pha_00000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
         await page.getByRole('button', { name: 'Use account token' }).click();
         await page.getByText('that account token was refused').waitFor();
-        assert.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0);
+        assert.equal(await page.getByRole('navigation', { name: 'Main', exact: true }).count(), 0);
       } finally {
         await context.close();
       }
@@ -125,7 +125,7 @@ for (const dialect of testDialects()) {
         204,
       );
       await journey(admin, async (page) => {
-        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Transactional' }).click();
+        await page.getByRole('navigation', { name: 'Main', exact: true }).getByRole('link', { name: 'Transactional' }).click();
         await page.getByRole('link', { name: seeded.domain }).click();
         await page.waitForURL(`**/transactional/${seeded.domain}`);
         for (const section of ['DNS records', 'API keys', 'SMTP credentials', 'Webhook', 'Tracking']) {
@@ -160,7 +160,7 @@ for (const dialect of testDialects()) {
         assert.equal((await page.content()).includes(second), false);
 
         // The sends are in Events, and a message's timeline opens from there.
-        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Events' }).click();
+        await page.getByRole('navigation', { name: 'Main', exact: true }).getByRole('link', { name: 'Events' }).click();
         await page.getByLabel('Domain').selectOption(seeded.domain);
         await page.getByRole('cell', { name: 'accepted-by-system' }).first().waitFor();
         await page.getByRole('link', { name: /^msg_/ }).first().click();

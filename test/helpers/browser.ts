@@ -52,7 +52,7 @@ export async function signInWithToken(page: Page, token: string): Promise<void> 
   await page.goto('/login');
   await page.getByLabel('Account token').fill(token);
   await page.getByRole('button', { name: 'Use account token' }).click();
-  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  await page.getByRole('navigation', { name: 'Main', exact: true }).waitFor();
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
