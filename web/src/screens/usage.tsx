@@ -84,16 +84,19 @@ function RateBar({ rate, threshold }: { rate: number | null; threshold: number }
   const scale = threshold * 2;
   const x = rate === null ? 0 : Math.min(1, rate / scale) * 300;
   return (
-    <svg
-      viewBox="0 0 300 24"
-      class="ratebar"
-      role="img"
-      aria-label={`complaint rate ${percent(rate)} against the ${percent(threshold)} limit`}
-    >
-      <rect width="300" height="16" y="4" class="track" />
-      <rect width={x} height="16" y="4" class={rate !== null && rate >= threshold ? 'over' : 'under'} />
-      <line x1="150" x2="150" y1="0" y2="24" class="limit" />
-    </svg>
+    <>
+      <svg
+        viewBox="0 0 300 24"
+        class="ratebar"
+        role="img"
+        aria-label={`complaint rate ${percent(rate)} against the ${percent(threshold)} limit`}
+      >
+        <rect width="300" height="16" y="4" class="track" />
+        <rect width={x} height="16" y="4" class={rate !== null && rate >= threshold ? 'over' : 'under'} />
+        <line x1="150" x2="150" y1="0" y2="24" class="limit" />
+      </svg>
+      <p class="muted small">The line is the {percent(threshold)} limit; the bar ends at twice it.</p>
+    </>
   );
 }
 
