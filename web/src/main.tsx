@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import './styles.css';
 import { loadSession, signIn, signInWithToken, signOut, type ApiError, type Session } from './api';
 import { navigate, onLinkClick, usePath } from './router';
@@ -90,6 +90,14 @@ function Screen({ path, session }: { path: string; session: Session }) {
 }
 
 function Layout(props: { session: Session; path: string; onSignOut: () => void; children: preact.ComponentChildren }) {
+  const route = props.path.split('?')[0];
+  const first = useRef(true);
+  // After moving to another screen, keyboard and screen-reader users start at its content, as
+  // after a page load (not on the first render, where the browser's own focus is right).
+  useEffect(() => {
+    if (first.current) first.current = false;
+    else document.getElementById('main')?.focus({ preventScroll: true });
+  }, [route]);
   const who =
     props.session.kind === 'token' ? 'Account token' : `${props.session.email ?? ''} (${props.session.role ?? ''})`;
   return (
