@@ -125,7 +125,10 @@ for (const dialect of testDialects()) {
         204,
       );
       await journey(admin, async (page) => {
-        await page.getByRole('navigation', { name: 'Main', exact: true }).getByRole('link', { name: 'Transactional' }).click();
+        await page
+          .getByRole('navigation', { name: 'Main', exact: true })
+          .getByRole('link', { name: 'Transactional' })
+          .click();
         await page.getByRole('link', { name: seeded.domain }).click();
         await page.waitForURL(`**/transactional/${seeded.domain}`);
         for (const section of ['DNS records', 'API keys', 'SMTP credentials', 'Webhook', 'Tracking']) {
