@@ -504,6 +504,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/notices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Notices
+     * @description The account’s newest notices (at most 100), newest first: domain warnings, complaint-rate warnings, webhooks disabled after failing. They also go to the domain’s webhook, except `webhook.disabled`, which could not reach it. `domain` limits the list to one domain of the account (404 naming `domain` for an unknown one).
+     */
+    get: operations['listNotices'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4511,6 +4531,119 @@ export interface operations {
       };
       /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listNotices: {
+    parameters: {
+      query?: {
+        /**
+         * @description Only the notices of this domain of the account.
+         * @example example.com
+         */
+        domain?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The newest notices first, at most 100. */
+            notices: {
+              /**
+               * @description The notice’s id.
+               * @example ntc_01JD3Q6W8V4Z1T2N5R7X9K0M4B
+               */
+              id: string;
+              /**
+               * @description What it is about: `domain.warning`, `domain.unverified`, `domain.complaint_rate`, `webhook.disabled`, …
+               * @example domain.complaint_rate
+               */
+              kind: string;
+              /**
+               * @description The domain it concerns; null for an account-wide notice.
+               * @example example.com
+               */
+              domain: string | null;
+              /**
+               * @description What happened and what to do, in words.
+               * @example example.com: complaint rate 0.09% over 30 days is near the 0.1% limit
+               */
+              message: string;
+              /** @description The figures behind the message. */
+              details: {
+                [key: string]: unknown;
+              };
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              created_at: string;
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
         headers: {
           [name: string]: unknown;
         };

@@ -31,6 +31,8 @@ import { usageRoutes } from './routes/usage.js';
 import { docsRoutes } from './routes/docs.js';
 import { messageRoutes } from './routes/messages.js';
 import { VERSION } from '../core/version.js';
+import { dashboardRoutes } from './routes/dashboard.js';
+import { noticeRoutes } from './routes/notices.js';
 
 /** What a route handler may throw: Fastify's own errors, a validation failure, or an ApiError to send as is. */
 interface FastifyRouteError {
@@ -230,6 +232,8 @@ export function buildApp(
   app.register(usageRoutes(deps));
   app.register(docsRoutes());
   app.register(messageRoutes(deps));
+  app.register(noticeRoutes(deps));
+  app.register(dashboardRoutes());
   return app;
 }
 

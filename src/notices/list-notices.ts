@@ -4,7 +4,7 @@ import { findAccount } from '../accounts/accounts.js';
 /** How many notices one listing shows, newest first. */
 export const NOTICE_LIST_LIMIT = 100;
 
-/** One notice as the CLI (and later the dashboard) shows it. */
+/** One notice as the CLI, GET /v1/notices and the dashboard show it. */
 export interface NoticeView {
   id: string;
   kind: string;
@@ -25,6 +25,15 @@ export async function listNotices(
   domainName?: string,
 ): Promise<NoticeView[]> {
   const account = await findAccount(deps, accountName);
+  return listAccountNotices(deps, account.id, domainName);
+}
+
+/** The same listing for an account known by id (GET /v1/notices, where the caller names the account). */
+export async function listAccountNotices(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  domainName?: string,
+): Promise<NoticeView[]> {
   let q = deps.db
     .selectFrom('notices')
     .leftJoin('domains', 'domains.id', 'notices.domain_id')
@@ -36,7 +45,7 @@ export async function listNotices(
       'notices.details',
       'notices.created_at',
     ])
-    .where('notices.account_id', '=', account.id);
+    .where('notices.account_id', '=', accountId);
   if (domainName !== undefined) q = q.where('domains.name', '=', domainName.trim().toLowerCase().replace(/\.$/, ''));
   const rows = await q
     .orderBy('notices.created_at', 'desc')

@@ -1,0 +1,104 @@
+// `npm run screenshots`: writes docs/screenshots/<screen>.png, each screen of the dashboard at
+// 1280 px, for the README (Dashboard). It runs the real server on a fresh SQLite database with a
+// little data (a verified domain checked against a loopback DNS server, a few sends, an SMTP
+// login, a pending domain) and drives Debian's Chromium through the screens as the browser tests do.
+import { mkdirSync } from 'node:fs';
+import { createResolver } from '../src/domains/create-resolver.js';
+import { recordNotice } from '../src/notices/record-notice.js';
+import { startApiHarness } from '../test/helpers/api-harness.js';
+import { startDnsServer } from '../test/helpers/dns-server.js';
+import { launchBrowser, openPage, signInWithToken } from '../test/helpers/browser.js';
+
+const OUT = 'docs/screenshots';
+mkdirSync(OUT, { recursive: true });
+
+const dns = await startDnsServer({});
+const api = await startApiHarness('sqlite', { resolver: createResolver([dns.address], { timeoutMs: 2000, tries: 1 }) });
+dns.zone[api.deps.config.spfIncludeHost] = { TXT: [['v=spf1 ip4:192.0.2.0/24 -all']] };
+const admin = await api.token('acme', 'admin', 'dashboard');
+const client = api.client(admin);
+const domain = 'mail.example.com';
+const path = { params: { path: { domain } } };
+const added = await client.POST('/v1/domains', { body: { name: domain } });
+for (const r of added.data!.records) dns.zone[r.name] = r.type === 'TXT' ? { TXT: [[r.value]] } : { CNAME: [r.value] };
+await client.POST('/v1/domains/{domain}/verify', path);
+await client.POST('/v1/domains', { body: { name: 'news.example.org' } });
+const key = (await client.POST('/v1/domains/{domain}/api-key', path)).data!.key;
+await client.POST('/v1/domains/{domain}/smtp-credentials', path);
+for (const [to, subject] of [
+  ['ada@example.org', 'Your receipt'],
+  ['grace@example.net', 'Reset your password'],
+  ['linus@example.com', 'Welcome aboard'],
+]) {
+  await api.fetch('/v1/send', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ from: `Acme <hello@${domain}>`, to, subject, text: 'Hello', tags: ['transactional'] }),
+  });
+}
+const verified = (await client.GET('/v1/domains/{domain}', path)).data!;
+const domainRow = await api.deps.db
+  .selectFrom('domains')
+  .select(['account_id', 'id'])
+  .where('name', '=', domain)
+  .executeTakeFirstOrThrow();
+await recordNotice(api.deps.db, api.deps.ids, api.deps.clock.now(), {
+  accountId: domainRow.account_id,
+  domainId: domainRow.id,
+  kind: 'domain.complaint_rate',
+  message: `${verified.name}: complaint rate 0.09% over 30 days is near the 0.1% limit`,
+  details: { complaints: 9, delivered: 10000 },
+});
+const firstMessage = (await client.GET('/v1/events', { params: { query: { domain } } })).data!.events[0]!.message_id;
+
+const browser = await launchBrowser();
+const { context, page } = await openPage(browser, api.url);
+try {
+  const shot = async (name: string): Promise<void> => {
+    await page.waitForFunction(() => {
+      const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document;
+      return (
+        doc.querySelector('[role="status"]') === null ||
+        !String((doc.querySelector('[role="status"]') as { textContent: string }).textContent).startsWith('Loading')
+      );
+    });
+    await page.screenshot({ path: `${OUT}/${name}.png`, fullPage: true });
+    console.log(`${OUT}/${name}.png`);
+  };
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Use account token' }).waitFor();
+  await shot('sign-in');
+  await signInWithToken(page, admin);
+  const screens: [string, string, string][] = [
+    ['transactional', '/transactional', 'Transactional'],
+    ['domain', `/transactional/${domain}`, domain],
+    ['events', `/events?domain=${domain}`, 'Events'],
+    ['message', `/events/${firstMessage}`, 'Message'],
+    ['usage', '/usage', 'Usage'],
+    ['notices', '/notices', 'Notices'],
+    ['audit-log', '/audit', 'Audit log'],
+    ['settings', '/settings', 'Settings'],
+  ];
+  for (const [name, url, heading] of screens) {
+    await page.goto(url);
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    await shot(name);
+  }
+  // The API keys section right after Replace API key: the new key, shown once, with its copy button.
+  await page.goto(`/transactional/${domain}`);
+  const keys = page.getByRole('region', { name: 'API keys' });
+  await keys.getByRole('button', { name: 'Replace API key' }).click();
+  await keys.locator('input[data-secret]').waitFor();
+  await keys.screenshot({ path: `${OUT}/api-key-shown-once.png` });
+  console.log(`${OUT}/api-key-shown-once.png`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/transactional/${domain}`);
+  await page.getByRole('heading', { level: 1, name: domain }).waitFor();
+  await page.screenshot({ path: `${OUT}/domain-390px.png` });
+  console.log(`${OUT}/domain-390px.png`);
+} finally {
+  await context.close();
+  await browser.close();
+  await api.close();
+  await dns.close();
+}
