@@ -22,6 +22,7 @@ export const ID_PREFIXES = [
   'tok',
   'aud',
   'sig',
+  'usr',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -22,6 +22,8 @@ import { validationApiError } from './validation-error.js';
 import { parseJsonBody } from './json-body.js';
 import { openApiRoute } from './routes/openapi.js';
 import { auditRoutes } from './routes/audit.js';
+import { userRoutes } from './routes/users.js';
+import { securityHeaders } from './security-headers.js';
 import { domainsRoutes } from './routes/domains.js';
 import { Domain } from './schemas/domains.js';
 import { credentialRoutes } from './routes/credentials.js';
@@ -193,6 +195,9 @@ export function buildApp(
     done(null, payload);
   });
 
+  // nosniff, Referrer-Policy, HSTS outside the sandbox, and the dashboard's CSP on HTML pages.
+  app.addHook('onSend', securityHeaders({ sandbox: c.sandbox }));
+
   app.addHook(
     'preParsing',
     bodyGuard({
@@ -222,6 +227,7 @@ export function buildApp(
   app.register(trackingRoutes(deps));
   app.register(domainRoute(deps));
   app.register(auditRoutes(deps));
+  app.register(userRoutes(deps));
   app.register(domainsRoutes(deps));
   app.register(credentialRoutes(deps));
   app.register(webhookRoutes(deps));

@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009-management.js';
 import * as m0010 from './migrations/0010-domain-deletion.js';
 import * as m0012 from './migrations/0012-message-status.js';
 import * as m0014 from './migrations/0014-event-metadata.js';
+import * as m0016 from './migrations/0016-users.js';
 
 /** Numbered, forward-only migrations (CONTRIBUTING.md, Add a migration), listed in code so no file scan is needed. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-domain-deletion': m0010,
   '0012-message-status': m0012,
   '0014-event-metadata': m0014,
+  '0016-users': m0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
