@@ -37,7 +37,12 @@ export const userCreate: Command = {
         text: [
           `user ${made.email} (${made.role}) added to account ${made.account}`,
           ...(made.password !== undefined
-            ? ['', `  password: ${made.password}`, '', 'It is shown only this once; hand it over now. Sign in at /login.']
+            ? [
+                '',
+                `  password: ${made.password}`,
+                '',
+                'It is shown only this once; hand it over now. Sign in at /login.',
+              ]
             : ['with the password given on stdin. Sign in at /login.']),
         ].join('\n'),
       };

@@ -78,7 +78,8 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function sessionCsrfFailure(req: FastifyRequest, csrfToken: string): string | null {
   const origin = req.headers.origin;
-  if (origin !== undefined && !sameOrigin(origin, req.headers.host)) return `cross-origin request from ${origin} refused`;
+  if (origin !== undefined && !sameOrigin(origin, req.headers.host))
+    return `cross-origin request from ${origin} refused`;
   const given = req.headers['x-csrf-token'];
   if (typeof given !== 'string' || given.length === 0)
     return 'a signed-in request that changes something needs the X-CSRF-Token header (csrf_token of GET /v1/session)';

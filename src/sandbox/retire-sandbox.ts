@@ -60,7 +60,11 @@ export async function retireSandbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>): P
       queued: Number(queued?.n ?? 0),
     };
   });
-  if (retired === null || retired.apiKeysRevoked + retired.smtpLoginsRevoked + retired.sessionsEnded + retired.queued === 0) return null;
+  if (
+    retired === null ||
+    retired.apiKeysRevoked + retired.smtpLoginsRevoked + retired.sessionsEnded + retired.queued === 0
+  )
+    return null;
   deps.log.warn(
     retired,
     'this data dir was used by the sandbox: a production server never honours its credentials, so the sandbox ' +

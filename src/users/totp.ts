@@ -25,9 +25,7 @@ function totpFor(email: string, base32: string): TOTP {
 
 /** The hash a recovery code is kept as: SHA-256 of the code without dashes or spaces, lower-cased (80 random bits need no slow hash). */
 export function hashRecoveryCode(code: string): string {
-  return createHash('sha256')
-    .update(code.replace(/[\s-]/g, '').toLowerCase())
-    .digest('hex');
+  return createHash('sha256').update(code.replace(/[\s-]/g, '').toLowerCase()).digest('hex');
 }
 
 /** A recovery code: 10 characters of base32 (50 bits) as `xxxxx-xxxxx`. */
@@ -149,7 +147,9 @@ export async function checkSecondFactor(
       .set({ totp_last_step: step })
       .where('id', '=', userId)
       .where((eb) =>
-        user.totp_last_step === null ? eb('totp_last_step', 'is', null) : eb('totp_last_step', '=', user.totp_last_step),
+        user.totp_last_step === null
+          ? eb('totp_last_step', 'is', null)
+          : eb('totp_last_step', '=', user.totp_last_step),
       )
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
@@ -175,8 +175,7 @@ export async function disableTotp(
   actor: Actor,
 ): Promise<void> {
   const user = await loadUser(deps, userId);
-  if (user.totp_secret === null)
-    throw new RefusedError('invalid', 'two-factor sign-in is not on', { field: 'code' });
+  if (user.totp_secret === null) throw new RefusedError('invalid', 'two-factor sign-in is not on', { field: 'code' });
   if (!(await checkSecondFactor(deps, userId, code)))
     throw new RefusedError('invalid', 'the code does not match; enter the current 6-digit code or a recovery code', {
       field: 'code',
@@ -187,6 +186,11 @@ export async function disableTotp(
       .set({ totp_secret: null, totp_pending: null, totp_last_step: null, recovery_codes: '[]' })
       .where('id', '=', userId)
       .execute();
-    await recordAudit(trx, deps, { accountId: user.account_id, actor, action: 'user.totp_disable', target: user.email });
+    await recordAudit(trx, deps, {
+      accountId: user.account_id,
+      actor,
+      action: 'user.totp_disable',
+      target: user.email,
+    });
   });
 }

@@ -133,7 +133,12 @@ export async function removeUser(
   const ended = await deps.db.transaction().execute(async (trx) => {
     const sessions = await trx.deleteFrom('user_sessions').where('user_id', '=', row.id).executeTakeFirst();
     await trx.deleteFrom('users').where('id', '=', row.id).execute();
-    await recordAudit(trx, deps, { accountId: row.account_id, actor: opts.actor, action: 'user.remove', target: row.email });
+    await recordAudit(trx, deps, {
+      accountId: row.account_id,
+      actor: opts.actor,
+      action: 'user.remove',
+      target: row.email,
+    });
     return Number(sessions.numDeletedRows);
   });
   return { email: row.email, sessions_ended: ended };

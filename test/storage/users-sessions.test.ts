@@ -51,7 +51,14 @@ for (const dialect of testDialects()) {
     async function call(
       method: string,
       path: string,
-      opts: { template?: string; browser?: Browser; csrf?: string | null; origin?: string | null; body?: unknown; bearer?: string } = {},
+      opts: {
+        template?: string;
+        browser?: Browser;
+        csrf?: string | null;
+        origin?: string | null;
+        body?: unknown;
+        bearer?: string;
+      } = {},
     ): Promise<Call> {
       const headers: Record<string, string> = {};
       if (opts.browser) headers.cookie = opts.browser.cookie;
@@ -106,7 +113,8 @@ for (const dialect of testDialects()) {
       assert.equal(r.status, 200);
       const cookie = r.headers.get('set-cookie')!;
       assert.match(cookie, /^__Host-posthorn_session=[A-Za-z0-9_-]{43}; /);
-      for (const attr of ['Path=/', 'Secure', 'HttpOnly', 'SameSite=Lax']) assert.ok(cookie.split('; ').includes(attr), attr);
+      for (const attr of ['Path=/', 'Secure', 'HttpOnly', 'SameSite=Lax'])
+        assert.ok(cookie.split('; ').includes(attr), attr);
       assert.doesNotMatch(cookie, /Domain=/i);
       assert.deepEqual(
         { ...r.body, csrf_token: undefined },
@@ -144,7 +152,10 @@ for (const dialect of testDialects()) {
     test('sign-in is throttled per email (5 failures) and per client address (20), with Retry-After', async () => {
       const email = await newUser();
       for (let i = 0; i < 5; i++)
-        assert.equal((await call('POST', '/v1/session', { body: { email, password: `wrong-password-${i}` } })).status, 401);
+        assert.equal(
+          (await call('POST', '/v1/session', { body: { email, password: `wrong-password-${i}` } })).status,
+          401,
+        );
       const blocked = await call('POST', '/v1/session', { body: { email, password: PASSWORD } });
       assert.equal(blocked.status, 429, 'the right password is refused too while blocked');
       assert.equal(blocked.body.error.type, 'rate_limited');
@@ -154,8 +165,11 @@ for (const dialect of testDialects()) {
       // Per address: 20 failures spread over many emails; a success in between clears nothing.
       for (let i = 0; i < 20; i++)
         assert.equal(
-          (await call('POST', '/v1/session', { body: { email: `spray${i}@example.com`, password: 'wrong-password-x' } }))
-            .status,
+          (
+            await call('POST', '/v1/session', {
+              body: { email: `spray${i}@example.com`, password: 'wrong-password-x' },
+            })
+          ).status,
           401,
         );
       const other = await newUser();
@@ -212,7 +226,10 @@ for (const dialect of testDialects()) {
       assert.match(Buffer.from(enrol.body.qr_code.split(',')[1], 'base64').toString(), /<svg/);
       const totp = new TOTP({ secret: Secret.fromBase32(enrol.body.secret), digits: 6, period: 30, algorithm: 'SHA1' });
       const code = (): string => totp.generate({ timestamp: api.deps.clock.now() });
-      const wrongCode = await call('POST', '/v1/session/totp/confirm', { browser, body: { code: '000000' === code() ? '111111' : '000000' } });
+      const wrongCode = await call('POST', '/v1/session/totp/confirm', {
+        browser,
+        body: { code: '000000' === code() ? '111111' : '000000' },
+      });
       assert.equal(wrongCode.status, 400);
       assert.equal(wrongCode.body.error.field, 'code');
       const confirm = await call('POST', '/v1/session/totp/confirm', { browser, body: { code: code() } });
@@ -220,7 +237,11 @@ for (const dialect of testDialects()) {
       const recovery: string[] = confirm.body.recovery_codes;
       assert.equal(recovery.length, 10);
       assert.equal((await whoAmI(browser)).body.totp_enabled, true);
-      const raw = await api.deps.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+      const raw = await api.deps.db
+        .selectFrom('users')
+        .selectAll()
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
       assert.ok(!raw.recovery_codes.includes(recovery[0]!), 'recovery codes are kept hashed');
 
       const needed = await call('POST', '/v1/session', { body: { email, password: PASSWORD } });
@@ -260,7 +281,12 @@ for (const dialect of testDialects()) {
       assert.equal(ok.status, 201);
       const noOrigin = await call('POST', '/v1/tokens', { browser, origin: null, body: { name: 'csrf-no-origin' } });
       assert.equal(noOrigin.status, 201, 'the token alone passes when the browser sends no Origin');
-      const bearer = await call('POST', '/v1/tokens', { bearer: adminToken, origin: null, csrf: null, body: { name: 'bearer-made' } });
+      const bearer = await call('POST', '/v1/tokens', {
+        bearer: adminToken,
+        origin: null,
+        csrf: null,
+        body: { name: 'bearer-made' },
+      });
       assert.equal(bearer.status, 201);
       const crossSignIn = await call('POST', '/v1/session', {
         origin: 'https://evil.example',
@@ -291,7 +317,9 @@ for (const dialect of testDialects()) {
       assert.equal(made.data!.email, 'new.person@example.com');
       assert.equal(made.data!.role, 'viewer');
       assert.equal(typeof made.data!.password, 'string');
-      const r = await call('POST', '/v1/session', { body: { email: 'new.person@example.com', password: made.data!.password } });
+      const r = await call('POST', '/v1/session', {
+        body: { email: 'new.person@example.com', password: made.data!.password },
+      });
       assert.equal(r.status, 200, 'the generated password signs in');
       const given = await admin.POST('/v1/users', { body: { email: 'given@example.com', password: PASSWORD } });
       assert.equal(given.response.status, 201);
@@ -313,13 +341,20 @@ for (const dialect of testDialects()) {
         assert.equal(res.status, status, JSON.stringify(body));
         assert.equal(res.body.error.field, field, JSON.stringify(res.body));
       }
-      assert.equal((await call('POST', '/v1/users', { bearer: viewerToken, body: { email: 'v@example.com' } })).status, 403);
+      assert.equal(
+        (await call('POST', '/v1/users', { bearer: viewerToken, body: { email: 'v@example.com' } })).status,
+        403,
+      );
       assert.equal((await call('GET', '/v1/users', { bearer: sendingKey })).status, 403);
-      const gone = await call('DELETE', '/v1/users/nobody@example.com', { template: '/v1/users/{email}', bearer: adminToken });
+      const gone = await call('DELETE', '/v1/users/nobody@example.com', {
+        template: '/v1/users/{email}',
+        bearer: adminToken,
+      });
       assert.equal(gone.status, 404);
       assert.equal(gone.body.error.field, 'email');
       assert.equal(
-        (await call('DELETE', '/v1/users/given@example.com', { template: '/v1/users/{email}', bearer: viewerToken })).status,
+        (await call('DELETE', '/v1/users/given@example.com', { template: '/v1/users/{email}', bearer: viewerToken }))
+          .status,
         403,
       );
       const audit = await admin.GET('/v1/audit');
@@ -353,8 +388,14 @@ for (const dialect of testDialects()) {
       });
       assert.equal(foreign.status, 404);
       assert.equal(foreign.body.error.field, 'name');
-      assert.equal((await call('DELETE', '/v1/tokens/ci', { template: '/v1/tokens/{name}', bearer: viewerToken })).status, 403);
-      assert.equal((await call('DELETE', '/v1/tokens/ci', { template: '/v1/tokens/{name}', bearer: adminToken })).status, 204);
+      assert.equal(
+        (await call('DELETE', '/v1/tokens/ci', { template: '/v1/tokens/{name}', bearer: viewerToken })).status,
+        403,
+      );
+      assert.equal(
+        (await call('DELETE', '/v1/tokens/ci', { template: '/v1/tokens/{name}', bearer: adminToken })).status,
+        204,
+      );
       assert.equal((await call('GET', '/v1/domains', { bearer: made.data!.token })).status, 401);
       const audit = await admin.GET('/v1/audit');
       const actions = audit.data!.entries.filter((e) => e.target === 'ci').map((e) => e.action);
@@ -386,7 +427,10 @@ for (const dialect of testDialects()) {
         const retired = await retireSandbox({ ...t, log: pino({ level: 'silent' }) });
         assert.equal(retired?.sessionsEnded, 1);
         const again = await bootstrapSandbox(sandbox);
-        assert.ok(again && again.login.password !== welcome.login.password, 'a new sandbox start prints a new password');
+        assert.ok(
+          again && again.login.password !== welcome.login.password,
+          'a new sandbox start prints a new password',
+        );
         assert.equal((await signIn(sandbox, createSignInThrottles(), attempt)).kind, 'invalid');
         const fresh = await signIn(sandbox, createSignInThrottles(), { ...attempt, password: again.login.password });
         assert.equal(fresh.kind, 'signed_in');

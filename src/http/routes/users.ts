@@ -33,18 +33,27 @@ import {
   UserParams,
 } from '../schemas/users.js';
 
-const forbidden = (message: string): Error => Object.assign(new Error(message), { apiError: apiError('forbidden', message) });
+const forbidden = (message: string): Error =>
+  Object.assign(new Error(message), { apiError: apiError('forbidden', message) });
 
 /** The caller's session; a route only a signed-in user can call refuses other credentials with 403. */
 function sessionOf(req: FastifyRequest): SessionContext {
   const caller = req.caller as Caller;
   if (caller.kind !== 'session')
-    throw forbidden('this route is about a dashboard session; sign in with POST /v1/session (an account token has none)');
+    throw forbidden(
+      'this route is about a dashboard session; sign in with POST /v1/session (an account token has none)',
+    );
   return caller.session;
 }
 
 function view(s: SessionContext) {
-  return { email: s.email, role: s.role, account: s.account.name, totp_enabled: s.totpEnabled, csrf_token: s.csrfToken };
+  return {
+    email: s.email,
+    role: s.role,
+    account: s.account.name,
+    totp_enabled: s.totpEnabled,
+    csrf_token: s.csrfToken,
+  };
 }
 
 /** The caller's account name (the account functions take the name, as the CLI does). */
@@ -57,7 +66,13 @@ async function accountName(deps: Deps, caller: Caller): Promise<string> {
   return row.name;
 }
 
-const tokenView = (t: { name: string; role: 'admin' | 'viewer'; prefix: string; created_at: string; last_used_at: string | null }) => ({
+const tokenView = (t: {
+  name: string;
+  role: 'admin' | 'viewer';
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}) => ({
   name: t.name,
   role: t.role,
   prefix: t.prefix,

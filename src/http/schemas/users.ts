@@ -5,12 +5,22 @@ const Role = Type.Union([Type.Literal('admin'), Type.Literal('viewer')], {
   description: '`admin` may do everything; `viewer` only reads and never sees a secret.',
   examples: ['admin'],
 });
-const Email = Type.String({ minLength: 3, maxLength: 254, description: 'The sign-in email', examples: ['ada@example.com'] });
+const Email = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  description: 'The sign-in email',
+  examples: ['ada@example.com'],
+});
 
 export const SignInBody = Type.Object(
   {
     email: Email,
-    password: Type.String({ minLength: 1, maxLength: 1024, description: 'The password', examples: ['correct horse battery'] }),
+    password: Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      description: 'The password',
+      examples: ['correct horse battery'],
+    }),
     totp: Type.Optional(
       Type.String({
         maxLength: 64,
@@ -41,9 +51,14 @@ export const TotpEnrolment = Type.Object(
   {
     uri: Type.String({
       description: 'The `otpauth://totp/…` URI for the authenticator app',
-      examples: ['otpauth://totp/Posthorn:ada%40example.com?issuer=Posthorn&secret=JBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30'],
+      examples: [
+        'otpauth://totp/Posthorn:ada%40example.com?issuer=Posthorn&secret=JBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30',
+      ],
     }),
-    secret: Type.String({ description: 'The base32 secret, for typing into an app by hand', examples: ['JBSWY3DPEHPK3PXP'] }),
+    secret: Type.String({
+      description: 'The base32 secret, for typing into an app by hand',
+      examples: ['JBSWY3DPEHPK3PXP'],
+    }),
     qr_code: Type.String({ description: 'The URI as a QR code: an SVG `data:` URL for an `<img>`' }),
   },
   { additionalProperties: false },
@@ -107,7 +122,14 @@ export const CreatedUser = Type.Object(
 );
 
 export const UserParams = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 254, description: "The user's email", examples: ['ada@example.com'] }) },
+  {
+    email: Type.String({
+      minLength: 1,
+      maxLength: 254,
+      description: "The user's email",
+      examples: ['ada@example.com'],
+    }),
+  },
   { additionalProperties: false },
 );
 
@@ -127,7 +149,12 @@ export const TokenList = Type.Object({ tokens: Type.Array(Token) }, { additional
 export const CreateTokenBody = Type.Object(
   {
     name: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: 'A label, unique among the live tokens', examples: ['deploy-bot'] }),
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'A label, unique among the live tokens',
+        examples: ['deploy-bot'],
+      }),
     ),
     role: Type.Optional(Role),
   },
@@ -143,6 +170,13 @@ export const CreatedToken = Type.Object(
 );
 
 export const TokenParams = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 64, description: 'The token name or prefix', examples: ['deploy-bot'] }) },
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'The token name or prefix',
+      examples: ['deploy-bot'],
+    }),
+  },
   { additionalProperties: false },
 );
