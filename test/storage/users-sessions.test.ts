@@ -402,6 +402,21 @@ for (const dialect of testDialects()) {
       assert.deepEqual(actions, ['token.revoke', 'token.create']);
     });
 
+    test('the users table itself refuses a second row with an email taken (two creates racing)', async () => {
+      const email = await newUser();
+      const row = await api.deps.db
+        .selectFrom('users')
+        .selectAll()
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
+      await assert.rejects(
+        api.deps.db
+          .insertInto('users')
+          .values({ ...row, id: 'usr_racing' })
+          .execute(),
+      );
+    });
+
     test('security headers: nosniff, Referrer-Policy and HSTS outside the sandbox', async () => {
       const r = await api.fetch('/v1/openapi.json');
       await r.arrayBuffer();
