@@ -131,6 +131,9 @@ for (const dialect of testDialects()) {
         domains.body.domains.map((d: { name: string }) => d.name),
         ['mail.acme.test'],
       );
+      // And the read routes a sending key shares (events, messages), for the account's domains.
+      assert.equal((await call('GET', '/v1/events', { browser })).status, 200);
+      assert.equal((await call('GET', '/v1/messages', { browser })).status, 200);
     });
 
     test('a wrong password and an unknown email get the same 401; no cookie is set', async () => {
