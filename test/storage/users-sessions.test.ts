@@ -11,7 +11,7 @@ import { SANDBOX } from '../../src/core/sandbox-names.js';
 import type { Deps } from '../../src/deps.js';
 import { bootstrapSandbox } from '../../src/sandbox/bootstrap-sandbox.js';
 import { retireSandbox } from '../../src/sandbox/retire-sandbox.js';
-import { createSignInThrottles, signIn, SESSION_IDLE_MS } from '../../src/users/sessions.js';
+import { createSignInThrottles, resolveSession, signIn, SESSION_IDLE_MS } from '../../src/users/sessions.js';
 import { createUser } from '../../src/users/users.js';
 import { startApiHarness, type ApiHarness } from '../helpers/api-harness.js';
 import { checkResponse } from '../helpers/openapi-check.js';
@@ -441,9 +441,13 @@ for (const dialect of testDialects()) {
         const attempt = { email: SANDBOX.login, password: welcome.login.password, ip: '127.0.0.1' };
         const inSandbox = await signIn(sandbox, createSignInThrottles(), attempt);
         assert.equal(inSandbox.kind, 'signed_in');
+        assert.ok(inSandbox.kind === 'signed_in' && (await resolveSession(sandbox, inSandbox.sessionId)));
+        const second = await signIn(sandbox, createSignInThrottles(), attempt);
+        assert.ok(second.kind === 'signed_in');
+        assert.equal(await resolveSession(t, second.sessionId), null, 'a production server refuses its session');
         assert.equal((await signIn(t, createSignInThrottles(), attempt)).kind, 'invalid');
         const retired = await retireSandbox({ ...t, log: pino({ level: 'silent' }) });
-        assert.equal(retired?.sessionsEnded, 1);
+        assert.equal(retired?.sessionsEnded, 1, 'the session the production check did not already end');
         const again = await bootstrapSandbox(sandbox);
         assert.ok(
           again && again.login.password !== welcome.login.password,
