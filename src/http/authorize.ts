@@ -72,13 +72,14 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * Why a state-changing request with a session cookie fails the CSRF check, or null when it passes
  * (docs/management.md, Users and sign-in). Both defences of the OWASP CSRF cheat sheet apply: an
- * `Origin` header, when the browser sends one, must name this server (scheme https and the
- * request's Host), and the session's token must come back in `X-CSRF-Token`, which a cross-site
- * form cannot set. Bearer requests carry no ambient credential and need neither.
+ * `Origin` header, when the browser sends one, must name this server (https and the request's
+ * Host, or the origin of POSTHORN_PUBLIC_URL behind a proxy that rewrites Host), and the session's
+ * token must come back in `X-CSRF-Token`, which a cross-site form cannot set. Bearer requests
+ * carry no ambient credential and need neither.
  */
-export function sessionCsrfFailure(req: FastifyRequest, csrfToken: string): string | null {
+export function sessionCsrfFailure(req: FastifyRequest, csrfToken: string, publicUrl: string): string | null {
   const origin = req.headers.origin;
-  if (origin !== undefined && !sameOrigin(origin, req.headers.host))
+  if (origin !== undefined && !ourOrigin(origin, req.headers.host, publicUrl))
     return `cross-origin request from ${origin} refused`;
   const given = req.headers['x-csrf-token'];
   if (typeof given !== 'string' || given.length === 0)
@@ -89,10 +90,14 @@ export function sessionCsrfFailure(req: FastifyRequest, csrfToken: string): stri
   return null;
 }
 
-/** True when `origin` is `https://<host>` for the request's Host header. */
-export function sameOrigin(origin: string, host: string | undefined): boolean {
-  if (host === undefined) return false;
+/**
+ * True when `origin` is this server's: `https://<host>` for the request's Host header, or the
+ * origin of the configured public URL (POSTHORN_PUBLIC_URL).
+ */
+export function ourOrigin(origin: string, host: string | undefined, publicUrl: string): boolean {
   try {
+    if (origin === new URL(publicUrl).origin) return true;
+    if (host === undefined) return false;
     const url = new URL(origin);
     return url.protocol === 'https:' && url.host === new URL(`https://${host}`).host;
   } catch {
@@ -140,7 +145,7 @@ export function authorize(deps: Pick<Deps, 'db' | 'config' | 'clock'>): onReques
           apiError('forbidden', "a dashboard session manages the account; sending needs the domain's API key (ph_…)"),
         );
       if (STATE_CHANGING.has(req.method)) {
-        const csrf = sessionCsrfFailure(req, session.csrfToken);
+        const csrf = sessionCsrfFailure(req, session.csrfToken, deps.config.publicUrl);
         if (csrf !== null) return sendError(reply, apiError('forbidden', csrf));
       }
       if (need.write === true && session.role !== 'admin')

@@ -282,6 +282,12 @@ for (const dialect of testDialects()) {
       assert.equal(wrongToken.status, 403);
       const ok = await call('POST', '/v1/tokens', { browser, body });
       assert.equal(ok.status, 201);
+      const viaProxy = await call('POST', '/v1/tokens', {
+        browser,
+        origin: new URL(api.deps.config.publicUrl).origin,
+        body: { name: 'csrf-public-url' },
+      });
+      assert.equal(viaProxy.status, 201, 'the origin of POSTHORN_PUBLIC_URL is ours too');
       const noOrigin = await call('POST', '/v1/tokens', { browser, origin: null, body: { name: 'csrf-no-origin' } });
       assert.equal(noOrigin.status, 201, 'the token alone passes when the browser sends no Origin');
       const bearer = await call('POST', '/v1/tokens', {

@@ -14,7 +14,7 @@ import {
 } from '../../users/sessions.js';
 import { confirmTotp, disableTotp, startTotp } from '../../users/totp.js';
 import { createUser, listUsers, removeUser } from '../../users/users.js';
-import { callerAccountId, callerActor, sameOrigin, type Caller } from '../authorize.js';
+import { callerAccountId, callerActor, ourOrigin, type Caller } from '../authorize.js';
 import { sendError } from '../send-error.js';
 import { errorResponses, NoContent } from '../schemas/common.js';
 import {
@@ -106,7 +106,7 @@ export function userRoutes(deps: Deps): FastifyPluginAsyncTypebox {
         // Login CSRF (a cross-site form signing the browser into another account): a browser's
         // Origin must be this server's.
         const origin = req.headers.origin;
-        if (origin !== undefined && !sameOrigin(origin, req.headers.host))
+        if (origin !== undefined && !ourOrigin(origin, req.headers.host, deps.config.publicUrl))
           return sendError(reply, apiError('forbidden', `cross-origin sign-in from ${origin} refused`));
         const result = await signIn(deps, throttles, {
           email: req.body.email,
