@@ -9,6 +9,7 @@ import { inboundList, inboundShow } from './inbound-commands.js';
 import { keyCreate, keyRevoke } from './key-commands.js';
 import { messageShow } from './message-commands.js';
 import { tokenCreate, tokenList, tokenRevoke } from './token-commands.js';
+import { userCreate, userList, userRemove } from './user-commands.js';
 import { noticeList } from './notice-commands.js';
 import { parseArgv, UsageError } from './parse-argv.js';
 import { refusalLine } from './refusal.js';
@@ -49,6 +50,9 @@ const COMMANDS: Command[] = [
   tokenCreate,
   tokenList,
   tokenRevoke,
+  userCreate,
+  userList,
+  userRemove,
   smtpCredentialCreate,
   smtpCredentialRevoke,
   smtpCredentialList,
@@ -79,7 +83,7 @@ const COMMANDS: Command[] = [
 ];
 
 /** Planned commands, not built yet: named so `posthorn` says so instead of "unknown command". */
-const NOT_BUILT_YET = ['user create'];
+const NOT_BUILT_YET: string[] = [];
 
 /** Options every command takes. */
 const GLOBAL_OPTIONS: (keyof CliOptions)[] = ['json', 'help'];

@@ -27,8 +27,11 @@ export function sandboxCurl(w: SandboxWelcome): string {
 export function sandboxBanner(w: SandboxWelcome): string {
   return [
     '',
-    'Posthorn sandbox is ready. This is shown only once: keep the API key and SMTP password.',
+    'Posthorn sandbox is ready. This is shown only once: keep the password, API key and SMTP password.',
     '',
+    `  Dashboard:     ${dashboardUrl(w)}`,
+    `  Login:         ${w.login.email}`,
+    `  Password:      ${w.login.password}`,
     `  API base URL:  ${w.apiBaseUrl}`,
     `  API key:       ${w.key}`,
     `  From address:  ${w.from} (any address @${w.domain}; account ${w.account})`,
@@ -53,10 +56,17 @@ export function sandboxBanner(w: SandboxWelcome): string {
   ].join('\n');
 }
 
+/** The dashboard's address: the API's origin, at `/`. */
+export function dashboardUrl(w: SandboxWelcome): string {
+  return new URL('/', w.apiBaseUrl).toString();
+}
+
 /** The same, as the one JSON document of `serve --json`. */
 export function sandboxJson(w: SandboxWelcome) {
   return {
     sandbox: {
+      dashboard_url: dashboardUrl(w),
+      login: { email: w.login.email, password: w.login.password },
       api_base_url: w.apiBaseUrl,
       key: w.key,
       from: w.from,

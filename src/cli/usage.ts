@@ -23,6 +23,11 @@ Commands:
                                               an account token (pha_…) for the management API (shown once)
   token list --account NAME                   the account's live tokens (never the tokens themselves)
   token revoke LABEL|PREFIX --account NAME    revoke a token; its next request gets 401
+  user create EMAIL --account NAME [--role admin|viewer]
+                                              a dashboard user; the password is read from stdin, or
+                                              generated and printed once
+  user list --account NAME                    the account's dashboard users
+  user remove EMAIL                           remove a user; their sessions end at once
   smtp-credential create DOMAIN               a new SMTP relay login for the domain (password shown once)
   smtp-credential revoke USERNAME             that SMTP login stops working; the API key is untouched
   smtp-credential list DOMAIN                 the domain's SMTP logins (usernames and dates only)

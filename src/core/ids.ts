@@ -23,6 +23,7 @@ export const ID_PREFIXES = [
   'aud',
   'tmpl',
   'sig',
+  'usr',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

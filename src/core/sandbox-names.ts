@@ -7,5 +7,7 @@ export const SANDBOX = {
   account: 'demo',
   domain: 'sandbox.posthorn.test',
   from: 'hello@sandbox.posthorn.test',
+  /** The demo account's dashboard login. */
+  login: 'demo@sandbox.posthorn.test',
   setting: 'sandbox.bootstrapped',
 } as const;

@@ -1,9 +1,11 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Deps } from '../deps.js';
 import { apiError, UNAUTHORIZED } from '../core/api-errors.js';
 import { authenticate, type AuthContext } from '../credentials/authenticate.js';
 import { authenticateAccountToken, looksLikeAccountToken, type TokenContext } from '../credentials/account-tokens.js';
 import type { Actor } from '../core/actor.js';
+import { resolveSession, sessionCookieValue, type SessionContext } from '../users/sessions.js';
 import { sendError } from './send-error.js';
 
 /**
@@ -21,8 +23,11 @@ export interface Need {
   write?: boolean;
 }
 
-/** Who is calling, once authorized: a sending key, or an account token (a session is the third kind to come). */
-export type Caller = { kind: 'key'; key: AuthContext; ip: string } | { kind: 'token'; token: TokenContext; ip: string };
+/** Who is calling, once authorized: a sending key, an account token, or a dashboard session. */
+export type Caller =
+  | { kind: 'key'; key: AuthContext; ip: string }
+  | { kind: 'token'; token: TokenContext; ip: string }
+  | { kind: 'session'; session: SessionContext; ip: string };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,14 +44,65 @@ declare module 'fastify' {
 
 /** The account a caller acts for. */
 export function callerAccountId(caller: Caller): string {
-  return caller.kind === 'key' ? caller.key.account.id : caller.token.account.id;
+  switch (caller.kind) {
+    case 'key':
+      return caller.key.account.id;
+    case 'token':
+      return caller.token.account.id;
+    case 'session':
+      return caller.session.account.id;
+  }
 }
 
 /** The caller as the audit log names it. */
 export function callerActor(caller: Caller): Actor {
-  return caller.kind === 'token'
-    ? { kind: 'token', id: caller.token.tokenId, name: caller.token.name, ip: caller.ip }
-    : { kind: 'token', id: caller.key.keyId, name: `key:${caller.key.domain.name}`, ip: caller.ip };
+  switch (caller.kind) {
+    case 'token':
+      return { kind: 'token', id: caller.token.tokenId, name: caller.token.name, ip: caller.ip };
+    case 'session':
+      return { kind: 'user', id: caller.session.userId, email: caller.session.email, ip: caller.ip };
+    case 'key':
+      return { kind: 'token', id: caller.key.keyId, name: `key:${caller.key.domain.name}`, ip: caller.ip };
+  }
+}
+
+/** Methods that change state: with a session they must pass the CSRF check (sessionCsrfFailure). */
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Why a state-changing request with a session cookie fails the CSRF check, or null when it passes
+ * (docs/management.md, Users and sign-in). Both defences of the OWASP CSRF cheat sheet apply: an
+ * `Origin` header, when the browser sends one, must name this server (https and the request's
+ * Host, or the origin of POSTHORN_PUBLIC_URL behind a proxy that rewrites Host), and the session's
+ * token must come back in `X-CSRF-Token`, which a cross-site form cannot set. Bearer requests
+ * carry no ambient credential and need neither.
+ */
+export function sessionCsrfFailure(req: FastifyRequest, csrfToken: string, publicUrl: string): string | null {
+  const origin = req.headers.origin;
+  if (origin !== undefined && !ourOrigin(origin, req.headers.host, publicUrl))
+    return `cross-origin request from ${origin} refused`;
+  const given = req.headers['x-csrf-token'];
+  if (typeof given !== 'string' || given.length === 0)
+    return 'a signed-in request that changes something needs the X-CSRF-Token header (csrf_token of GET /v1/session)';
+  const a = Buffer.from(given);
+  const b = Buffer.from(csrfToken);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) return 'the X-CSRF-Token header does not match this session';
+  return null;
+}
+
+/**
+ * True when `origin` is this server's: `https://<host>` for the request's Host header, or the
+ * origin of the configured public URL (POSTHORN_PUBLIC_URL).
+ */
+export function ourOrigin(origin: string, host: string | undefined, publicUrl: string): boolean {
+  try {
+    if (origin === new URL(publicUrl).origin) return true;
+    if (host === undefined) return false;
+    const url = new URL(origin);
+    return url.protocol === 'https:' && url.host === new URL(`https://${host}`).host;
+  } catch {
+    return false;
+  }
 }
 
 /** RFC 6750 §3: the challenge every 401 carries. */
@@ -79,6 +135,24 @@ export function authorize(deps: Pick<Deps, 'db' | 'config' | 'clock'>): onReques
     const need = req.routeOptions.config.need;
     if (need === undefined || need.scope === 'public') return;
     const authorization = req.headers.authorization;
+    const cookie = authorization === undefined ? sessionCookieValue(req.headers.cookie) : undefined;
+    if (cookie !== undefined) {
+      const session = await resolveSession(deps, cookie);
+      if (!session) return sendUnauthorized(reply, authorization);
+      if (need.scope === 'send')
+        return sendError(
+          reply,
+          apiError('forbidden', "a dashboard session manages the account; sending needs the domain's API key (ph_…)"),
+        );
+      if (STATE_CHANGING.has(req.method)) {
+        const csrf = sessionCsrfFailure(req, session.csrfToken, deps.config.publicUrl);
+        if (csrf !== null) return sendError(reply, apiError('forbidden', csrf));
+      }
+      if (need.write === true && session.role !== 'admin')
+        return sendError(reply, apiError('forbidden', `your role is ${session.role}, which may only read`));
+      req.caller = { kind: 'session', session, ip: req.ip };
+      return;
+    }
     const bearer = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
     if (bearer !== undefined && looksLikeAccountToken(bearer)) {
       const token = await authenticateAccountToken(deps, bearer);

@@ -23,6 +23,8 @@ import { parseJsonBody } from './json-body.js';
 import { openApiRoute } from './routes/openapi.js';
 import { auditRoutes } from './routes/audit.js';
 import { templateRoutes } from './routes/templates.js';
+import { userRoutes } from './routes/users.js';
+import { securityHeaders } from './security-headers.js';
 import { domainsRoutes } from './routes/domains.js';
 import { Domain } from './schemas/domains.js';
 import { credentialRoutes } from './routes/credentials.js';
@@ -196,6 +198,9 @@ export function buildApp(
     done(null, payload);
   });
 
+  // nosniff, Referrer-Policy, HSTS outside the sandbox, and the dashboard's CSP on HTML pages.
+  app.addHook('onSend', securityHeaders({ sandbox: c.sandbox }));
+
   app.addHook(
     'preParsing',
     bodyGuard({
@@ -226,6 +231,7 @@ export function buildApp(
   app.register(domainRoute(deps));
   app.register(auditRoutes(deps));
   app.register(templateRoutes(deps));
+  app.register(userRoutes(deps));
   app.register(domainsRoutes(deps));
   app.register(credentialRoutes(deps));
   app.register(webhookRoutes(deps));

@@ -12,8 +12,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const SECURITY: Record<Need['scope'], Record<string, string[]>[]> = {
   public: [],
   send: [{ sendingKey: [] }],
-  read: [{ sendingKey: [] }, { accountToken: [] }],
-  manage: [{ accountToken: [] }],
+  read: [{ sendingKey: [] }, { accountToken: [] }, { dashboardSession: [] }],
+  manage: [{ accountToken: [] }, { dashboardSession: [] }],
 };
 
 /**
@@ -47,6 +47,13 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
             scheme: 'bearer',
             description: 'An account token, `pha_…` (`posthorn token create`): manages every domain of its account.',
           },
+          dashboardSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: '__Host-posthorn_session',
+            description:
+              "A dashboard user's session, set by `POST /v1/session`: what the user's role allows. A request that changes something also needs the session's `csrf_token` in `X-CSRF-Token`, and a same-origin `Origin` when one is sent.",
+          },
         },
       },
       tags: [
@@ -58,6 +65,7 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
         { name: 'Suppressions', description: "The account's suppression list, with import and export." },
         { name: 'Templates', description: 'Versioned Handlebars templates to send by name, and their previews.' },
         { name: 'Account', description: 'Usage, quota and the audit log.' },
+        { name: 'Users', description: 'Dashboard sign-in, two-factor sign-in, users and account tokens.' },
         { name: 'Meta', description: 'This document.' },
       ],
     },

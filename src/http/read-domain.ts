@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { RefusedError } from '../core/refused-error.js';
 import { findAccountDomain } from '../domains/find-account-domain.js';
-import type { Caller } from './authorize.js';
+import { callerAccountId, type Caller } from './authorize.js';
 
 /** Domain names listed in the 400 when `domain=` is missing; more are summed up. */
 const NAMED = 5;
@@ -25,7 +25,7 @@ export async function readDomain(
       });
     return { id: own.id, name: own.name };
   }
-  const accountId = caller.token.account.id;
+  const accountId = callerAccountId(caller);
   if (name !== undefined) {
     const row = await findAccountDomain(deps, accountId, name);
     return { id: row.id, name: row.name };

@@ -14,7 +14,12 @@ export async function takeRead(
   bucket: string,
   noun: string,
 ): Promise<ApiError | null> {
-  const [id, what] = caller.kind === 'key' ? [caller.key.keyId, 'key'] : [caller.token.tokenId, 'token'];
+  const [id, what] =
+    caller.kind === 'key'
+      ? [caller.key.keyId, 'key']
+      : caller.kind === 'token'
+        ? [caller.token.tokenId, 'token']
+        : [caller.session.userId, 'user'];
   const limit = deps.config.eventsRateLimit;
   const decision = await deps.limiter.take(`${bucket}:${id}`, limit, deps.clock.now());
   if (decision.ok) return null;

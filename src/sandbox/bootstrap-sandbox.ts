@@ -5,6 +5,9 @@ import { createSmtpCredential } from '../credentials/smtp-credentials.js';
 import type { RelayPorts } from '../smtp/start-relay.js';
 import { addDomain } from '../domains/add-domain.js';
 import { SANDBOX } from '../core/sandbox-names.js';
+import { CLI_ACTOR } from '../core/actor.js';
+import { hashPassword } from '../credentials/password-hash.js';
+import { createUser, generatePassword } from '../users/users.js';
 
 /** What the sandbox's first start hands the newcomer, once (README, Quick start). */
 export interface SandboxWelcome {
@@ -18,6 +21,8 @@ export interface SandboxWelcome {
   /** The SMTP relay login (README, The SMTP relay), and the relay's ports when the smtp role runs. */
   smtpCredential: { username: string; password: string };
   smtp: RelayPorts | null;
+  /** The dashboard login of the demo account (docs/management.md, Users and sign-in). */
+  login: { email: string; password: string };
 }
 
 /**
@@ -58,6 +63,7 @@ export async function bootstrapSandbox(
       .execute();
     const { key } = await replaceApiKey(trx, deps.ids, now, domain.id);
     const smtp = await createSmtpCredential(tx, SANDBOX.domain);
+    const login = await sandboxLogin(tx);
     deps.log.info({ account: SANDBOX.account, accountId: account.id, domain: SANDBOX.domain }, 'sandbox bootstrapped');
     return {
       key,
@@ -65,6 +71,33 @@ export async function bootstrapSandbox(
       domain: SANDBOX.domain,
       account: SANDBOX.account,
       smtpCredential: { username: smtp.username, password: smtp.password },
+      login,
     };
   });
+}
+
+/**
+ * The demo account's dashboard user, marked `sandbox` so that only a sandbox-mode server lets it
+ * sign in (users/sessions.ts). One left by an earlier sandbox start (retired by a production
+ * start in between) gets a new password and loses its sessions, as the sandbox key is replaced.
+ */
+async function sandboxLogin(deps: Deps): Promise<{ email: string; password: string }> {
+  const existing = await deps.db.selectFrom('users').select('id').where('email', '=', SANDBOX.login).executeTakeFirst();
+  if (!existing) {
+    const made = await createUser(deps, SANDBOX.account, {
+      email: SANDBOX.login,
+      role: 'admin',
+      actor: CLI_ACTOR,
+      sandbox: true,
+    });
+    return { email: made.email, password: made.password! };
+  }
+  const password = generatePassword(deps);
+  await deps.db
+    .updateTable('users')
+    .set({ password_hash: await hashPassword(password), sandbox: 1 })
+    .where('id', '=', existing.id)
+    .execute();
+  await deps.db.deleteFrom('user_sessions').where('user_id', '=', existing.id).execute();
+  return { email: SANDBOX.login, password };
 }

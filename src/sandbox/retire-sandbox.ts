@@ -6,6 +6,8 @@ export interface RetiredSandbox {
   domains: string[];
   apiKeysRevoked: number;
   smtpLoginsRevoked: number;
+  /** Sessions of the demo dashboard login ended. */
+  sessionsEnded: number;
   /** The sandbox domain's jobs still queued: delivered into the local sandbox mailbox, never out. */
   queued: number;
 }
@@ -25,6 +27,11 @@ export async function retireSandbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>): P
     const now = deps.clock.now();
     const domains = await trx.selectFrom('domains').select(['id', 'name']).where('sandbox', '=', 1).execute();
     await trx.deleteFrom('settings').where('key', '=', SANDBOX.setting).execute();
+    // The demo dashboard login's sessions end (sign-in refuses it outside sandbox mode anyway).
+    const sessions = await trx
+      .deleteFrom('user_sessions')
+      .where('user_id', 'in', trx.selectFrom('users').select('id').where('sandbox', '=', 1))
+      .executeTakeFirst();
     if (domains.length === 0) return null;
     const ids = domains.map((d) => d.id);
     const keys = await trx
@@ -49,10 +56,15 @@ export async function retireSandbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>): P
       domains: domains.map((d) => d.name),
       apiKeysRevoked: Number(keys.numUpdatedRows),
       smtpLoginsRevoked: Number(logins.numUpdatedRows),
+      sessionsEnded: Number(sessions.numDeletedRows),
       queued: Number(queued?.n ?? 0),
     };
   });
-  if (retired === null || retired.apiKeysRevoked + retired.smtpLoginsRevoked + retired.queued === 0) return null;
+  if (
+    retired === null ||
+    retired.apiKeysRevoked + retired.smtpLoginsRevoked + retired.sessionsEnded + retired.queued === 0
+  )
+    return null;
   deps.log.warn(
     retired,
     'this data dir was used by the sandbox: a production server never honours its credentials, so the sandbox ' +

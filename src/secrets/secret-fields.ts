@@ -3,13 +3,16 @@ import type { Database } from '../storage/database.js';
 import { SEALED_HEAD_LENGTH, SEALED_PREFIX } from './secret-box.js';
 
 /**
- * Every secret Posthorn keeps in its database, sealed when a key is set. API keys and SMTP
- * passwords are not here: they are stored only as hashes.
+ * Every secret Posthorn keeps in its database, sealed when a key is set. API keys, SMTP
+ * passwords and dashboard passwords are not here: they are stored only as hashes.
  */
 export const SECRET_FIELDS = [
   { field: 'domains.dkim_private_key', table: 'domains', column: 'dkim_private_key', id: 'id', keys: null },
   { field: 'domains.ed25519_private_key', table: 'domains', column: 'ed25519_private_key', id: 'id', keys: null },
   { field: 'webhook_endpoints.secrets', table: 'webhook_endpoints', column: 'secrets', id: 'id', keys: null },
+  // Dashboard users' TOTP secrets, confirmed and pending (users/totp.ts).
+  { field: 'users.totp_secret', table: 'users', column: 'totp_secret', id: 'id', keys: null },
+  { field: 'users.totp_pending', table: 'users', column: 'totp_pending', id: 'id', keys: null },
   // The HMAC keys behind return-path and tracking tokens (secrets/stored-secret.ts).
   {
     field: 'settings.value',

@@ -26,6 +26,8 @@ export interface Database {
   inbound_reports: InboundReportTable;
   feedback_keys: FeedbackKeyTable;
   account_tokens: AccountTokenTable;
+  users: UserTable;
+  user_sessions: UserSessionTable;
   audit_log: AuditLogTable;
   templates: TemplateTable;
   template_versions: TemplateVersionTable;
@@ -356,6 +358,41 @@ export interface AccountTokenTable {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+}
+
+/** A dashboard user (docs/management.md, Users and sign-in). */
+export interface UserTable {
+  id: string;
+  account_id: string;
+  /** Lower-cased; unique across accounts, as it is the sign-in name. */
+  email: string;
+  role: TokenRole;
+  /** `scrypt$N$r$p$salt$hash` (credentials/password-hash.ts). */
+  password_hash: string;
+  /** The confirmed TOTP secret (base32), sealed (secrets/secret-fields.ts); null when TOTP is off. */
+  totp_secret: string | null;
+  /** A secret handed out by enrolment and not yet confirmed with a code, sealed. */
+  totp_pending: string | null;
+  /** The last TOTP time step accepted, so a code is never taken twice (RFC 6238 §5.2). */
+  totp_last_step: number | null;
+  /** JSON array of the SHA-256 hashes of the unused recovery codes. */
+  recovery_codes: string;
+  /** 1 for the sandbox's demo login: refused outside sandbox mode. */
+  sandbox: number;
+  created_at: number;
+  last_sign_in_at: number | null;
+}
+
+/** A dashboard session, stored server-side; the cookie holds the value whose SHA-256 is `id_hash`. */
+export interface UserSessionTable {
+  id_hash: string;
+  user_id: string;
+  /** Sent back in `X-CSRF-Token` on every state-changing request. */
+  csrf_token: string;
+  created_at: number;
+  last_seen_at: number;
+  /** `last_seen_at` plus the idle limit (12 h). */
+  expires_at: number;
 }
 
 export interface AuditLogTable {

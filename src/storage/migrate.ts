@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010-domain-deletion.js';
 import * as m0012 from './migrations/0012-message-status.js';
 import * as m0014 from './migrations/0014-event-metadata.js';
 import * as m0015 from './migrations/0015-templates.js';
+import * as m0016 from './migrations/0016-users.js';
 
 /** Numbered, forward-only migrations (CONTRIBUTING.md, Add a migration), listed in code so no file scan is needed. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-message-status': m0012,
   '0014-event-metadata': m0014,
   '0015-templates': m0015,
+  '0016-users': m0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

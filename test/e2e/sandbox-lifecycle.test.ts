@@ -57,6 +57,18 @@ describe('sandbox lifecycle through posthorn serve', () => {
     servers.push(server);
     const key = await until('the welcome', 10_000, async () => /API key:\s+(ph_\S+)/.exec(server.stdout())?.[1]);
     const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
+    // The welcome also prints the dashboard and its demo login, which signs in.
+    const out = server.stdout();
+    assert.match(out, /Dashboard:\s+https:\/\/\S+\//);
+    assert.match(out, /Login:\s+demo@sandbox\.posthorn\.test/);
+    const password = /Password:\s+(\S+)/.exec(out)?.[1];
+    assert.ok(password, out);
+    const signIn = await request(`${server.url}/v1/session`, ca, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'demo@sandbox.posthorn.test', password }),
+    });
+    assert.equal(signIn.status, 200, signIn.body);
     const send = async (to: string[]) => {
       const res = await request(`${server.url}/v1/send`, ca, {
         method: 'POST',

@@ -63,7 +63,13 @@ for (const dialect of testDialects()) {
       assert.equal(await bootstrapSandbox(sandbox), null, 'a second sandbox start prints nothing');
       const production = { ...t, log: pino({ level: 'silent' }) };
       const retired = await retireSandbox(production);
-      assert.deepEqual(retired, { domains: [SANDBOX.domain], apiKeysRevoked: 1, smtpLoginsRevoked: 1, queued: 0 });
+      assert.deepEqual(retired, {
+        domains: [SANDBOX.domain],
+        apiKeysRevoked: 1,
+        smtpLoginsRevoked: 1,
+        sessionsEnded: 0,
+        queued: 0,
+      });
       assert.equal(await retireSandbox(production), null, 'nothing left to do at the next production start');
       assert.equal(
         await authenticate(sandbox, `Bearer ${first.key}`),

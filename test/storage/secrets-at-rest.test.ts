@@ -127,6 +127,8 @@ for (const dialect of testDialects()) {
           ['domains.dkim_private_key', 0, 1],
           ['domains.ed25519_private_key', 0, 1],
           ['webhook_endpoints.secrets', 0, 1],
+          ['users.totp_secret', 0, 0],
+          ['users.totp_pending', 0, 0],
           ['settings.value', 0, 2],
         ],
       );

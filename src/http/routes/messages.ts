@@ -4,7 +4,7 @@ import { parseTimeRange } from '../../events/parse-events-query.js';
 import { listMessages } from '../../messages/list-messages.js';
 import { messageSource } from '../../messages/message-source.js';
 import { showMessage, type MessageScope } from '../../messages/message-view.js';
-import type { Caller } from '../authorize.js';
+import { callerAccountId, type Caller } from '../authorize.js';
 import { readDomain } from '../read-domain.js';
 import { takeRead } from '../read-limit.js';
 import { errorResponses } from '../schemas/common.js';
@@ -19,7 +19,7 @@ import {
 
 /** What a caller may see: a sending key its own domain's messages, an account token its account's. */
 function scopeOf(caller: Caller): MessageScope {
-  return caller.kind === 'key' ? { domainId: caller.key.domain.id } : { accountId: caller.token.account.id };
+  return caller.kind === 'key' ? { domainId: caller.key.domain.id } : { accountId: callerAccountId(caller) };
 }
 
 /** Throws the 429 of the read limit (read-limit.ts), shared by the three message routes. */
