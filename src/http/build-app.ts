@@ -30,6 +30,7 @@ import { webhookRoutes } from './routes/webhook.js';
 import { usageRoutes } from './routes/usage.js';
 import { docsRoutes } from './routes/docs.js';
 import { messageRoutes } from './routes/messages.js';
+import { suppressionRoutes } from './routes/suppressions.js';
 import { VERSION } from '../core/version.js';
 
 /** What a route handler may throw: Fastify's own errors, a validation failure, or an ApiError to send as is. */
@@ -150,6 +151,8 @@ export function buildApp(
       return sendError(reply, apiError('server_busy', err.message, undefined, BUDGET_RETRY_AFTER));
     if (err.code === 'POSTHORN_BODY_TOO_SLOW')
       return sendError(reply, apiError('request_timeout', err.message, 'body'));
+    if (err.code === 'POSTHORN_BODY_TOO_LARGE')
+      return sendError(reply, apiError('payload_too_large', err.message, 'body'));
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       // A Content-Type that is not a media type at all (RFC 9110 §8.3.1), e.g. `foo` or empty.
       return sendError(
@@ -230,6 +233,7 @@ export function buildApp(
   app.register(usageRoutes(deps));
   app.register(docsRoutes());
   app.register(messageRoutes(deps));
+  app.register(suppressionRoutes(deps));
   return app;
 }
 
