@@ -1,4 +1,4 @@
-import { pipeline, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { parse as parseCsv, type CsvError } from 'csv-parse';
 import split2 from 'split2';
 import { RefusedError } from '../core/refused-error.js';
@@ -45,16 +45,10 @@ async function* readCsv(body: Readable, batch: number): AsyncGenerator<ReadRow[]
       return undefined;
     },
   });
-  pipeline(body, parser, () => {
-    // Errors reach the reader through the parser, which pipeline destroys with them.
-  });
+  feed(body, parser);
   let columns: SuppressionColumn[] | null = null;
   let line = 1;
-  try {
-    yield* csvRows();
-  } finally {
-    parser.destroy();
-  }
+  yield* csvRows();
 
   async function* csvRows(): AsyncGenerator<ReadRow[]> {
     for await (const items of pull<CsvItem>(parser, batch)) {
@@ -147,9 +141,7 @@ function checkHeader(header: string[]): SuppressionColumn[] {
 
 async function* readNdjson(body: Readable, batch: number): AsyncGenerator<ReadRow[]> {
   const lines = split2('\n', { maxLength: MAX_ROW_BYTES });
-  pipeline(body, lines, () => {
-    // Errors reach the reader through `lines`, which pipeline destroys with them.
-  });
+  feed(body, lines);
   let line = 0;
   try {
     for await (const texts of pull<string>(lines, batch)) {
@@ -177,8 +169,6 @@ async function* readNdjson(body: Readable, batch: number): AsyncGenerator<ReadRo
       return;
     }
     throw err;
-  } finally {
-    lines.destroy();
   }
 }
 
@@ -208,6 +198,23 @@ function ndjsonRow(line: number, text: string): ReadRow {
     fields[key as SuppressionColumn] = v;
   }
   return { line, fields };
+}
+
+/**
+ * Pipes the body into its parser, and a fault of the body (the upload cut off, too slow, too large)
+ * into the parser, so the reader sees it. Not stream.pipeline: that would also destroy the body
+ * when the reading stops early (a refused header, a line that cannot be read), and destroying a
+ * request still being received resets its connection before the answer can be sent. The body's
+ * owner (the HTTP request, the CLI's file) ends it.
+ */
+function feed(body: Readable, parser: NodeJS.WritableStream & Readable): void {
+  body.once('error', (err) => parser.destroy(err));
+  body.once('close', () => {
+    if (!body.readableEnded) parser.destroy(new Error('the body ended before it was complete'));
+  });
+  // The reader reports the parser's errors while it reads; after it has stopped, one is of no use.
+  parser.on('error', () => {});
+  body.pipe(parser);
 }
 
 /**

@@ -496,6 +496,33 @@ for (const dialect of testDialects()) {
       assert.deepEqual(none, []);
     });
 
+    test('a large body refused by its header, or cut short by an unclosed quote, still gets its answer', async () => {
+      const rows = Array.from({ length: 20_000 }, (_, i) => `late${i}@example.com,manual`).join('\n');
+      const badHeader = await importBody(admin, `email,reason\n${rows}\n`);
+      assert.equal(badHeader.res.status, 400);
+      assert.equal((badHeader.json as ErrorJson).error.field, 'address');
+
+      const token = await api.token('unclosed', 'admin');
+      const { res, json } = await importBody(
+        token,
+        `address,reason\nfirst@example.com,manual\n"second@example.com,manual\n${rows}\n`,
+      );
+      assert.equal(res.status, 200);
+      assert.deepEqual(json, {
+        imported: 1,
+        already_suppressed: 0,
+        invalid_count: 1,
+        invalid: [
+          {
+            line: 3,
+            value: '',
+            message:
+              'a quoted field that never closes (or a row over 65536 bytes) starts here; nothing from this line on was read',
+          },
+        ],
+      });
+    });
+
     test('round trip: an export imported into an empty account exports byte for byte the same', async () => {
       const source = await api.token('roundtrip-source', 'admin');
       const rows = ['address,reason,created_at,domain,message_id'];
