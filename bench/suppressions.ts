@@ -7,7 +7,10 @@
 //   2. export: GET /v1/suppressions/export read to the end and counted; figure = rows / time to
 //      the last byte;
 //   3. peak RSS of the server process over its whole life (VmHWM of /proc/<pid>/status, Linux),
-//      and its RSS once started, before the import (start_rss), for comparison.
+//      and its RSS once started, before the import (start_rss), for comparison;
+//   4. rows per CPU-second of the Posthorn server process (import_cpu, export_cpu: /proc/<pid>/stat),
+//      a figure less bent than rows/s by other load on the machine. PostgreSQL's own processes are
+//      not counted in it.
 // Targets (CONTRIBUTING.md, Benchmarks): import ≥ 100,000 rows/s, export ≥ 300,000 rows/s, RSS < 300 MB.
 // SQLite always; PostgreSQL when BENCH_DATABASE_URL names a server (a scratch database is created
 // and dropped, scratch-target.ts), otherwise skipped with a note. BENCH_DIALECTS picks the
@@ -58,6 +61,21 @@ function rssMb(pid: number | undefined, which: 'VmHWM' | 'VmRSS'): number | null
   }
 }
 
+/** CPU seconds (user + system) a process has used so far (Linux: /proc/<pid>/stat, clock ticks of 1/100 s). */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    // Fields after the command name (which is in parentheses and may hold spaces): utime is the 12th, stime the 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+const perCpuSecond = (rows: number, before: number | null, after: number | null): string =>
+  before === null || after === null || after <= before ? 'unknown' : String(Math.round(rows / (after - before)));
+
 async function run(dialect: DialectName): Promise<void> {
   const target = await scratchTarget(dialect, 'suppressions');
   const open = openDatabase({ databaseUrl: target.url, dataDir: target.dataDir });
@@ -86,7 +104,9 @@ async function run(dialect: DialectName): Promise<void> {
       },
     );
     try {
-      const startRss = rssMb(server.child.pid, 'VmRSS');
+      const pid = server.child.pid;
+      const startRss = rssMb(pid, 'VmRSS');
+      const cpuStart = cpuSeconds(pid);
       const auth = { authorization: `Bearer ${token}` };
       const started = Date.now();
       const res = await fetch(`${server.url}/v1/suppressions/import`, {
@@ -101,6 +121,7 @@ async function run(dialect: DialectName): Promise<void> {
       if (res.status !== 200 || result.imported !== ROWS)
         throw new Error(`import answered ${res.status}: ${JSON.stringify(result).slice(0, 500)}`);
 
+      const cpuImported = cpuSeconds(pid);
       const exportStart = Date.now();
       const out = await fetch(`${server.url}/v1/suppressions/export`, { headers: auth, dispatcher });
       let lines = 0;
@@ -111,9 +132,12 @@ async function run(dialect: DialectName): Promise<void> {
       if (out.status !== 200 || lines !== ROWS + 1)
         throw new Error(`export answered ${out.status} with ${lines} lines`);
 
+      const cpuExported = cpuSeconds(pid);
       console.log(`import_${dialect}: ${Math.round(ROWS / (importMs / 1000))} rows/s`);
       console.log(`export_${dialect}: ${Math.round(ROWS / (exportMs / 1000))} rows/s`);
-      console.log(`peak_rss_${dialect}: ${rssMb(server.child.pid, 'VmHWM') ?? 'unknown'} MB`);
+      console.log(`peak_rss_${dialect}: ${rssMb(pid, 'VmHWM') ?? 'unknown'} MB`);
+      console.log(`import_cpu_${dialect}: ${perCpuSecond(ROWS, cpuStart, cpuImported)} rows/server-cpu-s`);
+      console.log(`export_cpu_${dialect}: ${perCpuSecond(ROWS, cpuImported, cpuExported)} rows/server-cpu-s`);
       console.log(`start_rss_${dialect}: ${startRss ?? 'unknown'} MB`);
     } finally {
       await server.stop();
