@@ -25,6 +25,7 @@ export interface CliOptions {
   start?: string;
   end?: string;
   event?: string;
+  format?: string;
 }
 
 /** What a command gets: its positional arguments (after the command words) and the options. */

@@ -17,7 +17,13 @@ import { sandboxList, sandboxShow } from './sandbox-commands.js';
 import { secretsRotateCommand, secretsStatusCommand } from './secrets-commands.js';
 import { serveCommand } from './serve-command.js';
 import { smtpCredentialCreate, smtpCredentialList, smtpCredentialRevoke } from './smtp-credential-commands.js';
-import { suppressionAdd, suppressionList, suppressionRemove } from './suppression-commands.js';
+import {
+  suppressionAdd,
+  suppressionExport,
+  suppressionImport,
+  suppressionList,
+  suppressionRemove,
+} from './suppression-commands.js';
 import {
   templateCreate,
   templateDelete,
@@ -66,6 +72,8 @@ const COMMANDS: Command[] = [
   templateDelete,
   templateInstallExamples,
   messageShow,
+  suppressionImport,
+  suppressionExport,
   noticeList,
   sandboxList,
   sandboxShow,

@@ -28,6 +28,7 @@ const OPTIONS = {
   start: { type: 'string' },
   end: { type: 'string' },
   event: { type: 'string' },
+  format: { type: 'string' },
 } as const;
 
 /** argv split into positional words and options; a UsageError for an unknown or malformed option. */

@@ -43,7 +43,12 @@ Commands:
   suppression add ADDRESS --account NAME [--reason R]
                                               suppress an address (R: ${SUPPRESSION_REASONS.join(', ')}; default manual)
   suppression remove ADDRESS --account NAME   take an address off the suppression list
-  suppression list --account NAME             the account's suppression list, newest first
+  suppression list --account NAME             the account's suppression list, by address
+  suppression import FILE|- --account NAME [--format csv|ndjson]
+                                              import a CSV (header line: address[,reason,created_at,domain,
+                                              message_id]) or NDJSON file; - reads stdin
+  suppression export --account NAME [--format csv|ndjson]
+                                              the whole list on stdout, CSV by default (imports back as is)
   template create NAME --account A --subject S [--html FILE] [--text FILE]
                                               a template (Handlebars; docs/templates.md), version 1
   template update NAME --account A --subject S [--html FILE] [--text FILE]

@@ -684,6 +684,90 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/suppressions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List and search the suppression list
+     * @description In address order, a page at a time. `address` matches any part of the address, case-insensitively; `reason` one reason.
+     */
+    get: operations['listSuppressions'];
+    put?: never;
+    /**
+     * Suppress an address
+     * @description Adds the address (reason `manual` unless given): 201 with the new entry. An address already on the list keeps its entry, which comes back with 200.
+     */
+    post: operations['addSuppression'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/suppressions/{address}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove an address from the suppression list
+     * @description Mail to the address is accepted again from now on. 404 when it is not on the list.
+     */
+    delete: operations['removeSuppression'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/suppressions/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export the suppression list
+     * @description The whole list, streamed: CSV by default, NDJSON with `Accept: application/x-ndjson`. Importing it into an empty account gives back the same export.
+     */
+    get: operations['exportSuppressions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/suppressions/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import addresses into the suppression list
+     * @description Streams a CSV (header line required) or NDJSON body into the list, in batches. Valid rows are imported even when others are invalid; an address already listed keeps its entry; the same file imported again imports 0. The first 100 invalid rows are listed with their line numbers. If the upload stops part-way (cut off, too slow, over 256 MiB), the rows before are kept and the error says how many: send the file again.
+     */
+    post: operations['importSuppressions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5820,6 +5904,529 @@ export interface operations {
       };
       /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
       431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listSuppressions: {
+    parameters: {
+      query?: {
+        /**
+         * @description Only addresses containing this text (case-insensitive, anywhere in the address): `@example.com` lists a domain, `ana` every address with "ana" in it.
+         * @example @example.com
+         */
+        address?: string;
+        /**
+         * @description Why the address is suppressed: `hard_bounce`, `complaint` and `unsubscribed` are added by Posthorn from what happened to a message; `manual` by a person or an import.
+         * @example hard_bounce
+         */
+        reason?: 'hard_bounce' | 'complaint' | 'unsubscribed' | 'manual';
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            suppressions: {
+              /**
+               * @description The suppressed address, lower-cased.
+               * @example ana@example.org
+               */
+              address: string;
+              /**
+               * @description Why the address is suppressed: `hard_bounce`, `complaint` and `unsubscribed` are added by Posthorn from what happened to a message; `manual` by a person or an import.
+               * @example hard_bounce
+               * @enum {string}
+               */
+              reason: 'hard_bounce' | 'complaint' | 'unsubscribed' | 'manual';
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              created_at: string;
+              /**
+               * @description The sending domain whose mail led to the suppression (a bounce, complaint or unsubscribe), or as imported; null when added by hand.
+               * @example mail.example.com
+               */
+              domain: string | null;
+              /**
+               * @description The message whose bounce, complaint or unsubscribe suppressed the address; null when added by hand.
+               * @example msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR
+               */
+              message_id: string | null;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  addSuppression: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "address": "ana@example.org",
+         *       "reason": "manual"
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description An email address; compared case-insensitively and stored lower-cased.
+           * @example ana@example.org
+           */
+          address: string;
+          /**
+           * @description Why the address is suppressed: `hard_bounce`, `complaint` and `unsubscribed` are added by Posthorn from what happened to a message; `manual` by a person or an import.
+           * @example hard_bounce
+           * @enum {string}
+           */
+          reason?: 'hard_bounce' | 'complaint' | 'unsubscribed' | 'manual';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The suppressed address, lower-cased.
+             * @example ana@example.org
+             */
+            address: string;
+            /**
+             * @description Why the address is suppressed: `hard_bounce`, `complaint` and `unsubscribed` are added by Posthorn from what happened to a message; `manual` by a person or an import.
+             * @example hard_bounce
+             * @enum {string}
+             */
+            reason: 'hard_bounce' | 'complaint' | 'unsubscribed' | 'manual';
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The sending domain whose mail led to the suppression (a bounce, complaint or unsubscribe), or as imported; null when added by hand.
+             * @example mail.example.com
+             */
+            domain: string | null;
+            /**
+             * @description The message whose bounce, complaint or unsubscribe suppressed the address; null when added by hand.
+             * @example msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR
+             */
+            message_id: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The suppressed address, lower-cased.
+             * @example ana@example.org
+             */
+            address: string;
+            /**
+             * @description Why the address is suppressed: `hard_bounce`, `complaint` and `unsubscribed` are added by Posthorn from what happened to a message; `manual` by a person or an import.
+             * @example hard_bounce
+             * @enum {string}
+             */
+            reason: 'hard_bounce' | 'complaint' | 'unsubscribed' | 'manual';
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The sending domain whose mail led to the suppression (a bounce, complaint or unsubscribe), or as imported; null when added by hand.
+             * @example mail.example.com
+             */
+            domain: string | null;
+            /**
+             * @description The message whose bounce, complaint or unsubscribe suppressed the address; null when added by hand.
+             * @example msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR
+             */
+            message_id: string | null;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  removeSuppression: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description An email address; compared case-insensitively and stored lower-cased.
+         * @example ana@example.org
+         */
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  exportSuppressions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The whole list in address order: CSV with the header line `address,reason,created_at,domain,message_id` (RFC 4180, empty fields for null), or one JSON object per line with `Accept: application/x-ndjson`. Streamed (chunked). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+          'application/x-ndjson': string;
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  importSuppressions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example address,reason,created_at,domain,message_id
+         *     ana@example.org,hard_bounce,2026-11-21T16:09:00.000Z,mail.example.com,msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR
+         *     bob@example.net,manual,2026-11-22T08:00:00.000Z,,
+         */
+        'text/csv': string;
+        /** @example {"address":"ana@example.org","reason":"hard_bounce","created_at":"2026-11-21T16:09:00.000Z","domain":"mail.example.com","message_id":"msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR"} */
+        'application/x-ndjson': string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Rows added to the list.
+             * @example 998
+             */
+            imported: number;
+            /**
+             * @description Valid rows whose address was already listed (or came earlier in the same file); left unchanged.
+             * @example 1
+             */
+            already_suppressed: number;
+            /**
+             * @description Rows not imported because they are invalid.
+             * @example 1
+             */
+            invalid_count: number;
+            /**
+             * @description The first 100 invalid rows, in file order.
+             * @example [
+             *       {
+             *         "line": 7,
+             *         "value": "bob@",
+             *         "message": "address \"bob@\" is not an email address (expected local@domain.example)"
+             *       }
+             *     ]
+             */
+            invalid: {
+              /** @description Where the row starts in the file (the CSV header is line 1). */
+              line: number;
+              /** @description The value at fault (cut to 200 characters); empty when the row could not be read. */
+              value: string;
+              /** @description What is wrong with it. */
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 10 MiB ([more](/docs/errors#payload_too_large)) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `server_busy`: the server is at its limit of request bodies being received; `Retry-After` says when to retry ([more](/docs/errors#server_busy)) */
+      503: {
         headers: {
           [name: string]: unknown;
         };

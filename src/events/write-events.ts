@@ -55,6 +55,9 @@ export async function writeEvents(db: Transaction<Database>, events: readonly Ne
         address: e.recipient.toLowerCase(),
         reason,
         message_id: e.messageId,
+        // The sending domain's name, so the list (and its export) says which domain's mail led
+        // to it; read in the same statement, as events carry the domain's id only.
+        domain: db.selectFrom('domains').select('name').where('id', '=', e.domainId),
         created_at: e.occurredAt,
       })
       .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())

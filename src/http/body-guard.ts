@@ -1,6 +1,13 @@
 import { Transform, pipeline, type TransformCallback } from 'node:stream';
 import type { FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route reads its body as a stream, never buffered whole (see bodyGuard). */
+    streamedBody?: boolean;
+  }
+}
+
 /**
  * Request-body bytes one process holds at once. A body reserves its declared Content-Length
  * before a byte of it is read (a chunked body reserves each chunk as it comes) and gives it back
@@ -32,10 +39,17 @@ export function createBodyBudget(limit: number): BodyBudget {
 /** Seconds a 503 for the budget asks the caller to wait: bodies in flight finish in about that. */
 export const BUDGET_RETRY_AFTER = 2;
 
+/**
+ * What a streamed body (a route with `config.streamedBody`, e.g. the suppression import) takes
+ * from the budget, whatever its length: such a route reads its body as it arrives and holds only
+ * what sits in the stream buffers and its current batch, never the whole body.
+ */
+export const STREAMED_BODY_RESERVE = 1024 * 1024;
+
 /** The errors the guard raises; build-app.ts turns them into API errors by `code`. */
 export class BodyGuardError extends Error {
   constructor(
-    readonly code: 'POSTHORN_BODY_BUDGET' | 'POSTHORN_BODY_TOO_SLOW',
+    readonly code: 'POSTHORN_BODY_BUDGET' | 'POSTHORN_BODY_TOO_SLOW' | 'POSTHORN_BODY_TOO_LARGE',
     readonly statusCode: number,
     message: string,
   ) {
@@ -56,6 +70,14 @@ export interface BodyGuardOptions {
  * adds the two things Node has no option for, so they are written here: the global budget and a
  * minimum rate, so a client trickling a byte every few seconds is cut off within one window
  * instead of holding its share of the budget until the deadline.
+ *
+ * A route with `config.streamedBody` consumes its body as a stream (Fastify does not buffer it),
+ * which changes two things: it reserves STREAMED_BODY_RESERVE rather than its length, as it never
+ * holds more; and the guard, not Fastify's buffering parser, enforces its bodyLimit (413). The
+ * rate rule is the same for every route, and judges only the client: a window in which the
+ * route held the body back (its consumer busy, say writing a batch to the database, so the
+ * stream's buffer was full and Node stopped reading the socket) is not counted against the sender.
+ * A buffered route's body is always read as fast as it comes, so this never applies to it.
  */
 export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
   return (req: FastifyRequest, reply: FastifyReply, payload, done) => {
@@ -66,9 +88,13 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
       done(null, payload);
       return;
     }
-    // Over the route's limit: Fastify answers 413 from the header alone, without reading.
-    if (declared !== null && declared > req.routeOptions.bodyLimit) {
-      done(null, payload);
+    const streamed = req.routeOptions.config.streamedBody === true;
+    const limit = req.routeOptions.bodyLimit;
+    const tooLarge = () => new BodyGuardError('POSTHORN_BODY_TOO_LARGE', 413, `request body is over ${limit} bytes`);
+    // Over the route's limit: 413 from the header alone, without reading (Fastify's buffering
+    // parser answers it for other routes).
+    if (declared !== null && declared > limit) {
+      done(streamed ? tooLarge() : null, payload);
       return;
     }
 
@@ -79,12 +105,13 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
         `the server is holding as many request bodies as it may (POSTHORN_HTTP_BODY_BUDGET); retry after ${BUDGET_RETRY_AFTER} s`,
       );
     let reserved = 0;
-    if (declared !== null) {
-      if (!opts.budget.tryReserve(declared)) {
+    const upFront = streamed ? Math.min(declared ?? STREAMED_BODY_RESERVE, STREAMED_BODY_RESERVE) : declared;
+    if (upFront !== null) {
+      if (!opts.budget.tryReserve(upFront)) {
         done(busy(), payload);
         return;
       }
-      reserved = declared;
+      reserved = upFront;
     }
 
     // The request passed authentication and the budget: now the body is wanted (build-app.ts).
@@ -92,7 +119,15 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
 
     let received = 0;
     let atWindowStart = 0;
+    // Set when the route left the body unread (the stream's buffer full) during this window.
+    let heldBack = false;
+    const full = () => counter.readableLength >= counter.readableHighWaterMark;
     const timer = setInterval(() => {
+      if (heldBack || full()) {
+        atWindowStart = received;
+        heldBack = full();
+        return;
+      }
       const remaining = declared === null ? Infinity : declared - atWindowStart;
       const needed = Math.min(remaining, Math.ceil((opts.minRate * opts.windowMs) / 1000));
       if (received - atWindowStart < needed) {
@@ -111,8 +146,12 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
     const counter = new Transform({
       transform(chunk: Buffer, _enc, cb: TransformCallback) {
         received += chunk.length;
+        if (streamed && received > limit) {
+          cb(tooLarge());
+          return;
+        }
         // A chunked body has no length to reserve up front: each chunk is reserved on arrival.
-        if (declared === null && !released) {
+        if (declared === null && !released && !streamed) {
           if (!opts.budget.tryReserve(chunk.length)) {
             cb(busy());
             return;
@@ -120,7 +159,8 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
           reserved += chunk.length;
         }
         (counter as Transform & { receivedEncodedLength: number }).receivedEncodedLength = received;
-        cb(null, chunk);
+        if (!this.push(chunk)) heldBack = true;
+        cb();
       },
     });
     (counter as Transform & { receivedEncodedLength: number }).receivedEncodedLength = 0;

@@ -32,6 +32,7 @@ import { webhookRoutes } from './routes/webhook.js';
 import { usageRoutes } from './routes/usage.js';
 import { docsRoutes } from './routes/docs.js';
 import { messageRoutes } from './routes/messages.js';
+import { suppressionRoutes } from './routes/suppressions.js';
 import { VERSION } from '../core/version.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { noticeRoutes } from './routes/notices.js';
@@ -154,6 +155,8 @@ export function buildApp(
       return sendError(reply, apiError('server_busy', err.message, undefined, BUDGET_RETRY_AFTER));
     if (err.code === 'POSTHORN_BODY_TOO_SLOW')
       return sendError(reply, apiError('request_timeout', err.message, 'body'));
+    if (err.code === 'POSTHORN_BODY_TOO_LARGE')
+      return sendError(reply, apiError('payload_too_large', err.message, 'body'));
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       // A Content-Type that is not a media type at all (RFC 9110 §8.3.1), e.g. `foo` or empty.
       return sendError(
@@ -240,6 +243,7 @@ export function buildApp(
   app.register(messageRoutes(deps));
   app.register(noticeRoutes(deps));
   app.register(dashboardRoutes());
+  app.register(suppressionRoutes(deps));
   return app;
 }
 

@@ -16,6 +16,13 @@ const SECURITY: Record<Need['scope'], Record<string, string[]>[]> = {
   manage: [{ accountToken: [] }, { dashboardSession: [] }],
 };
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The OpenAPI request body of a route that reads its body itself (not validated by Fastify). */
+    documentedBody?: object;
+  }
+}
+
 /**
  * Registers @fastify/swagger so that `app.swagger()` is the OpenAPI 3.1 document of every `/v1`
  * route, built from the same TypeBox schemas Fastify validates requests with, and each route's
@@ -74,8 +81,11 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
     // The route's credential need becomes its security requirement; routes outside /v1 are hidden.
+    // A body the route reads itself as a stream (config.documentedBody) is documented here only:
+    // as a route schema, Fastify would validate the stream object against it.
     transform: ({ schema, url, route }) => {
-      const need = (route.config as { need?: Need } | undefined)?.need;
+      const config = route.config as { need?: Need; documentedBody?: object } | undefined;
+      const need = config?.need;
       const hide = !url.startsWith('/v1/');
       const out = { ...(schema ?? {}), hide } as Record<string, unknown>;
       if (need !== undefined) out.security = SECURITY[need.scope];
@@ -83,6 +93,7 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
       // says so, so a generated client knows those answers too.
       const response = out.response as Record<string, unknown> | undefined;
       if (response !== undefined) out.response = { ...transportErrorResponses(), ...response };
+      if (config?.documentedBody !== undefined) out.body = config.documentedBody;
       return { schema: out, url };
     },
   });

@@ -9,6 +9,19 @@ import { startWalCheckpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+// The better-sqlite3 connection behind each SQLite Kysely instance, for the one bulk path that
+// runs prepared statements on it directly (insert-suppressions.ts).
+const sqliteHandles = new WeakMap<Kysely<Database>, BetterSqlite3.Database>();
+
+/**
+ * The better-sqlite3 connection under `db`, or undefined for PostgreSQL. Kysely's SQLite driver
+ * runs every query on this one connection, so a statement run on it inside a Kysely transaction
+ * belongs to that transaction.
+ */
+export function sqliteConnection(db: Kysely<Database>): BetterSqlite3.Database | undefined {
+  return sqliteHandles.get(db);
+}
+
 /** An open database and which dialect it speaks. */
 export interface OpenDatabase {
   db: Kysely<Database>;
@@ -54,6 +67,7 @@ export function openDatabase(opts: {
   sqlite.pragma('foreign_keys = ON');
   const checkpointer = opts.backgroundCheckpoints ? startWalCheckpointer(sqlite, file) : null;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  sqliteHandles.set(db, sqlite);
   return {
     db,
     dialect: 'sqlite',

@@ -9,6 +9,7 @@ import { startApiHarness, type ApiHarness } from '../helpers/api-harness.js';
 import { seedDomain, type Seeded } from '../helpers/seed.js';
 import { createDeliveryHarness, MX_DOMAIN, type DeliveryHarness } from '../helpers/delivery-harness.js';
 import { addSuppression } from '../../src/suppression/manage-suppressions.js';
+import { CLI_ACTOR } from '../../src/core/actor.js';
 import { purgeRetention } from '../../src/events/purge-retention.js';
 
 const DAY = 86_400_000;
@@ -145,7 +146,7 @@ for (const dialect of testDialects()) {
     });
 
     test('a suppressed recipient: the refused send is shown from its events, status suppressed, and listed', async () => {
-      await addSuppression(api.deps, 'acme', 'gone@example.org', 'hard_bounce');
+      await addSuppression(api.deps, acme.accountId, { address: 'gone@example.org', reason: 'hard_bounce' }, CLI_ACTOR);
       const refused = await send(
         api,
         acme.key,

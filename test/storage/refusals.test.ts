@@ -1,7 +1,6 @@
 // Refusals of the feature modules (accounts, domains, credentials, suppression, webhooks, roles) on
 // every test database, through both mappings: the CLI's one-line reason, word for word as the
 // commands have always printed it, and the API error a management route would answer with.
-import { CLI_ACTOR } from '../../src/core/actor.js';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAccount, findAccount } from '../../src/accounts/accounts.js';
@@ -9,6 +8,7 @@ import { refusalLine } from '../../src/cli/refusal.js';
 import { ERROR_TABLE, errorBody, type ApiErrorType } from '../../src/core/api-errors.js';
 import { RefusedError, type RefusalReason } from '../../src/core/refused-error.js';
 import { parseRoles } from '../../src/core/roles.js';
+import { CLI_ACTOR } from '../../src/core/actor.js';
 import { revokeSmtpCredential } from '../../src/credentials/smtp-credentials.js';
 import { createDomainApiKey, revokeDomainApiKey, showDomainApiKey } from '../../src/credentials/domain-api-key.js';
 import { addDomain, findDomain } from '../../src/domains/add-domain.js';
@@ -142,20 +142,21 @@ for (const dialect of testDialects()) {
     });
 
     test('suppression', async () => {
-      await assertRefusal(() => addSuppression(deps, 'acme', 'bob@'), {
+      const { id } = await findAccount(deps, 'acme');
+      await assertRefusal(() => addSuppression(deps, id, { address: 'bob@' }, CLI_ACTOR), {
         reason: 'invalid',
         field: 'address',
         cli: '"bob@" is not an email address (expected local@domain.example)',
       });
-      await assertRefusal(() => addSuppression(deps, 'acme', 'bob@example.org', 'tired'), {
+      await assertRefusal(() => addSuppression(deps, id, { address: 'bob@example.org', reason: 'tired' }, CLI_ACTOR), {
         reason: 'invalid',
         field: 'reason',
         cli: 'unknown suppression reason "tired"; use one of hard_bounce, complaint, unsubscribed, manual',
       });
-      await assertRefusal(() => removeSuppression(deps, 'acme', 'Bob@Example.org'), {
+      await assertRefusal(() => removeSuppression(deps, id, 'Bob@Example.org', CLI_ACTOR), {
         reason: 'not_found',
         field: 'address',
-        cli: 'bob@example.org is not on the suppression list of account "acme"',
+        cli: 'bob@example.org is not on the suppression list',
       });
     });
 

@@ -8,6 +8,8 @@ import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { createSmtpCredential, revokeSmtpCredential } from '../../src/credentials/smtp-credentials.js';
 import { addSuppression } from '../../src/suppression/manage-suppressions.js';
+import { findAccount } from '../../src/accounts/accounts.js';
+import { CLI_ACTOR } from '../../src/core/actor.js';
 import { BRAND_DOMAIN, MX_DOMAIN, SENDER_DOMAIN } from '../helpers/delivery-harness.js';
 import { createRelayHarness, type RelayHarness, type RelayHarnessOptions } from '../helpers/relay-harness.js';
 import { testDialects } from '../helpers/test-db.js';
@@ -342,7 +344,8 @@ for (const dialect of testDialects()) {
     test('a suppressed recipient among three: 550 5.1.1 at its RCPT, the other two delivered, one rejected-by-system event', async () => {
       const hx = await harness();
       const [a, s, b] = [at('ok-first'), at('ok-suppressed'), at('ok-last')];
-      await addSuppression(hx.deps, 'acme', s, 'manual');
+      const { id: acme } = await findAccount(hx.deps, 'acme');
+      await addSuppression(hx.deps, acme, { address: s, reason: 'manual' }, CLI_ACTOR);
       const info = await hx
         .client({ implicitTls: true })
         .sendMail({ from: `hello@${SENDER_DOMAIN}`, to: [a, s, b], subject: 'Three', text: 'x' });
