@@ -50,6 +50,14 @@ await recordNotice(api.deps.db, api.deps.ids, api.deps.clock.now(), {
   details: { complaints: 9, delivered: 10000 },
 });
 const firstMessage = (await client.GET('/v1/events', { params: { query: { domain } } })).data!.events[0]!.message_id;
+// A few suppressions: two as Posthorn adds them (imported here with their domain and message), two by hand.
+await api.fetch('/v1/suppressions/import', {
+  method: 'POST',
+  headers: { authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
+  body: `address,reason,domain,message_id\nnobody@example.org,hard_bounce,${domain},${firstMessage}\nangry@example.net,complaint,${domain},${firstMessage}\n`,
+});
+await client.POST('/v1/suppressions', { body: { address: 'former-customer@example.com' } });
+await client.POST('/v1/suppressions', { body: { address: 'done@example.org', reason: 'unsubscribed' } });
 
 const browser = await launchBrowser();
 const { context, page } = await openPage(browser, api.url);
@@ -74,6 +82,7 @@ try {
     ['domain', `/transactional/${domain}`, domain],
     ['events', `/events?domain=${domain}`, 'Events'],
     ['message', `/events/${firstMessage}`, 'Message'],
+    ['suppressions', '/suppressions', 'Suppressions'],
     ['usage', '/usage', 'Usage'],
     ['notices', '/notices', 'Notices'],
     ['audit-log', '/audit', 'Audit log'],

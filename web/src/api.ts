@@ -25,17 +25,45 @@ let current: Session | null = null;
 export const api = createPosthornClient(location.origin, undefined, { credentials: 'same-origin' });
 api.use({
   onRequest({ request }) {
-    const token = sessionStorage.getItem(TOKEN_KEY);
-    if (token !== null) request.headers.set('authorization', `Bearer ${token}`);
-    else if (request.method !== 'GET' && current?.csrf_token) request.headers.set('x-csrf-token', current.csrf_token);
+    for (const [name, value] of Object.entries(authHeaders(request.method))) request.headers.set(name, value);
     return request;
   },
   onResponse({ response }) {
-    // A session that ended (signed out elsewhere, idle expiry, user removed) sends the user to sign in.
-    if (response.status === 401 && current !== null) window.dispatchEvent(new Event('posthorn:signed-out'));
+    noteStatus(response.status);
     return undefined;
   },
 });
+
+/**
+ * The credential headers of a request made without the typed client (an upload with progress,
+ * a download saved as a file): the account token as a bearer token, or, for a session's
+ * state-changing request, its CSRF token (the session cookie itself goes with any same-origin request).
+ */
+export function authHeaders(method: string): Record<string, string> {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (token !== null) return { authorization: `Bearer ${token}` };
+  if (method.toUpperCase() !== 'GET' && current?.csrf_token) return { 'x-csrf-token': current.csrf_token };
+  return {};
+}
+
+/** Call with the status of every answer: a session that ended (signed out elsewhere, idle expiry, user removed) sends the user to sign in. */
+export function noteStatus(status: number): void {
+  if (status === 401 && current !== null) window.dispatchEvent(new Event('posthorn:signed-out'));
+}
+
+/**
+ * The role of the account token this tab signed in with, read from `GET /v1/tokens` by the
+ * token's public prefix (`pha_<8 hex>`); null when it cannot be told (no token, not listed, or two
+ * live tokens sharing the prefix with different roles). The API refuses a viewer's change anyway;
+ * this only lets a screen hide the buttons a viewer cannot use.
+ */
+export async function tokenRole(): Promise<'admin' | 'viewer' | null> {
+  const prefix = /^(pha_[0-9a-f]{8})_/.exec(sessionStorage.getItem(TOKEN_KEY) ?? '')?.[1];
+  if (prefix === undefined) return null;
+  const { data } = await api.GET('/v1/tokens');
+  const roles = new Set((data?.tokens ?? []).filter((t) => t.prefix === prefix).map((t) => t.role));
+  return roles.size === 1 ? [...roles][0]! : null;
+}
 
 /** An error to show: the API's own, or one made here for a failure that never reached it. */
 export function asApiError(error: unknown): ApiError {

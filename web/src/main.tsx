@@ -11,6 +11,7 @@ import { Usage } from './screens/usage';
 import { AuditLog } from './screens/audit';
 import { NotYet, Settings } from './screens/settings';
 import { Notices } from './screens/notices';
+import { Suppressions } from './screens/suppressions';
 
 const NAV: [string, string][] = [
   ['/transactional', 'Transactional'],
@@ -72,7 +73,7 @@ function Screen({ path, session }: { path: string; session: Session }) {
     case 'settings':
       return <Settings session={session} />;
     case 'suppressions':
-      return <NotYet title="Suppressions" route="/v1/suppressions" />;
+      return <Suppressions query={query} session={session} />;
     case 'templates':
       return <NotYet title="Templates" route="/v1/templates" />;
     case 'notices':
