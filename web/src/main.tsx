@@ -11,6 +11,7 @@ import { Usage } from './screens/usage';
 import { AuditLog } from './screens/audit';
 import { NotYet, Settings } from './screens/settings';
 import { Notices } from './screens/notices';
+import { TemplateScreen, Templates } from './screens/templates';
 
 const NAV: [string, string][] = [
   ['/transactional', 'Transactional'],
@@ -74,7 +75,11 @@ function Screen({ path, session }: { path: string; session: Session }) {
     case 'suppressions':
       return <NotYet title="Suppressions" route="/v1/suppressions" />;
     case 'templates':
-      return <NotYet title="Templates" route="/v1/templates" />;
+      return parts[1] !== undefined ? (
+        <TemplateScreen name={parts[1]} canWrite={canWrite} />
+      ) : (
+        <Templates canWrite={canWrite} />
+      );
     case 'notices':
       return <Notices query={query} />;
     default:
