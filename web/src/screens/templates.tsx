@@ -3,12 +3,14 @@ import { api, type ApiError } from '../api';
 import { navigate } from '../router';
 import { CopyButton, Empty, ErrorText, Field, Loading, must, useAction, useLoad, when } from '../ui';
 import { CodeEditor } from './templates/code-editor';
-import { Compare, type Sources } from './templates/compare';
+import type { Compare as CompareView, Sources } from './templates/compare';
 import { EmailFrame } from './templates/email-frame';
 import { parseVariables, sampleVariables } from './templates/sample-variables';
 
 /** Templates a page: GET /v1/templates answers the whole list (by name), which the screen pages. */
 const PAGE = 20;
+/** Versions a page, likewise (GET /v1/templates/{name}/versions answers them all, newest first). */
+const VERSIONS_PAGE = 10;
 /** How long the sample variables rest before the preview is rendered again. */
 const PREVIEW_DEBOUNCE_MS = 300;
 
@@ -465,7 +467,12 @@ function Versions(props: {
     setTo(latest);
   }, [latest]);
   const [pair, setPair] = useState<[Sources, Sources] | null>(null);
+  // The compare view and jsdiff come as their own chunk, the first time versions are compared.
+  const [Compare, setCompare] = useState<typeof CompareView | null>(null);
   const compare = useAction();
+  const [page, setPage] = useState(0);
+  const pages = Math.max(1, Math.ceil((versions?.length ?? 0) / VERSIONS_PAGE));
+  const rows = versions?.slice(page * VERSIONS_PAGE, (page + 1) * VERSIONS_PAGE);
   const load = async (version: number): Promise<Sources> =>
     must(await api.GET('/v1/templates/{name}', { params: { path: { name: props.name }, query: { version } } }));
   return (
@@ -485,7 +492,7 @@ function Versions(props: {
               </tr>
             </thead>
             <tbody>
-              {versions.map((row) => (
+              {rows!.map((row) => (
                 <tr key={row.version} aria-current={row.version === props.shown.version ? 'true' : undefined}>
                   <td>
                     {row.version}
@@ -523,12 +530,29 @@ function Versions(props: {
           </table>
         </div>
       )}
+      {pages > 1 ? (
+        <p class="pager">
+          <button type="button" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
+            Newer
+          </button>
+          <span>
+            Page {page + 1} of {pages}
+          </span>
+          <button type="button" disabled={page >= pages - 1} onClick={() => setPage((p) => p + 1)}>
+            Older
+          </button>
+        </p>
+      ) : null}
       {versions !== undefined && versions.length > 1 ? (
         <form
           class="compare-form"
           onSubmit={(e) => {
             e.preventDefault();
-            void compare.run(async () => setPair([await load(from), await load(to)]));
+            void compare.run(async () => {
+              const [view, a, b] = await Promise.all([import('./templates/compare'), load(from), load(to)]);
+              setCompare(() => view.Compare);
+              setPair([a, b]);
+            });
           }}
         >
           <label>
@@ -557,7 +581,7 @@ function Versions(props: {
         </form>
       ) : null}
       <ErrorText error={compare.error} />
-      {pair !== null ? <Compare from={pair[0]} to={pair[1]} /> : null}
+      {pair !== null && Compare !== null ? <Compare from={pair[0]} to={pair[1]} /> : null}
     </section>
   );
 }
