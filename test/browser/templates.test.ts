@@ -95,7 +95,16 @@ for (const dialect of testDialects()) {
         await page.getByLabel('Subject').fill('Welcome, {{user.first_name}}');
         const createHtml = page.getByRole('textbox', { name: 'HTML', exact: true });
         await typeInto(createHtml, '<p>Hello {{user.first_name}}</p>\n{{#if trial}}<p>Your trial</p>\n');
-        await typeInto(page.getByRole('textbox', { name: 'Text', exact: true }), 'Hello {{user.first_name}}');
+        // Tab leaves an editor for the next field: the editors never keep the keyboard.
+        await createHtml.press('Tab');
+        const createText = page.getByRole('textbox', { name: 'Text', exact: true });
+        assert.equal(
+          await createText.evaluate(
+            (el: { getRootNode(): { activeElement: unknown } }) => el.getRootNode().activeElement === el,
+          ),
+          true,
+        );
+        await typeInto(createText, 'Hello {{user.first_name}}');
         await page.getByRole('button', { name: 'Create template' }).click();
         // The refusal names the html part; it is shown under that editor, with its line and column.
         const htmlError = codeField(page, 'html').getByRole('alert');
