@@ -1,10 +1,12 @@
 // `npm run screenshots`: writes docs/screenshots/<screen>.png, each screen of the dashboard at
 // 1280 px, for the README (Dashboard). It runs the real server on a fresh SQLite database with a
 // little data (a verified domain checked against a loopback DNS server, a few sends, an SMTP
-// login, a pending domain) and drives Debian's Chromium through the screens as the browser tests do.
+// login, a pending domain, the starter templates) and drives Debian's Chromium through the
+// screens as the browser tests do.
 import { mkdirSync } from 'node:fs';
 import { createResolver } from '../src/domains/create-resolver.js';
 import { recordNotice } from '../src/notices/record-notice.js';
+import { EXAMPLE_TEMPLATES } from '../src/templates/examples/index.js';
 import { startApiHarness } from '../test/helpers/api-harness.js';
 import { startDnsServer } from '../test/helpers/dns-server.js';
 import { launchBrowser, openPage, signInWithToken } from '../test/helpers/browser.js';
@@ -49,6 +51,15 @@ await recordNotice(api.deps.db, api.deps.ids, api.deps.clock.now(), {
   message: `${verified.name}: complaint rate 0.09% over 30 days is near the 0.1% limit`,
   details: { complaints: 9, delivered: 10000 },
 });
+// The starter templates, and a second version of welcome for the Versions table.
+for (const t of EXAMPLE_TEMPLATES) {
+  await client.POST('/v1/templates', { body: { name: t.name, subject: t.subject, html: t.html, text: t.text } });
+}
+const welcome = EXAMPLE_TEMPLATES.find((t) => t.name === 'welcome')!;
+await client.PUT('/v1/templates/{name}', {
+  params: { path: { name: 'welcome' } },
+  body: { subject: `Welcome aboard, {{user.first_name}}`, html: welcome.html, text: welcome.text },
+});
 const firstMessage = (await client.GET('/v1/events', { params: { query: { domain } } })).data!.events[0]!.message_id;
 // A few suppressions: two as Posthorn adds them (imported here with their domain and message), two by hand.
 await api.fetch('/v1/suppressions/import', {
@@ -87,12 +98,26 @@ try {
     ['notices', '/notices', 'Notices'],
     ['audit-log', '/audit', 'Audit log'],
     ['settings', '/settings', 'Settings'],
+    ['templates', '/templates', 'Templates'],
   ];
   for (const [name, url, heading] of screens) {
     await page.goto(url);
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
     await shot(name);
   }
+  // A template: the editor, the preview rendered in its frame, the versions.
+  await page.goto('/templates/welcome');
+  await page.frameLocator('iframe[title="HTML preview"]').getByRole('link', { name: 'Get started' }).waitFor();
+  await page.waitForFunction(
+    () =>
+      (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector(
+        '.code-field [role="status"]',
+      ) === null,
+  );
+  // CodeMirror measures an editor's lines once it is in view, on the next animation frames.
+  await page.getByRole('textbox', { name: 'Sample variables (JSON)' }).scrollIntoViewIfNeeded();
+  await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+  await shot('template');
   // The API keys section right after Replace API key: the new key, shown once, with its copy button.
   await page.goto(`/transactional/${domain}`);
   const keys = page.getByRole('region', { name: 'API keys' });

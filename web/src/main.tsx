@@ -12,6 +12,7 @@ import { AuditLog } from './screens/audit';
 import { NotYet, Settings } from './screens/settings';
 import { Notices } from './screens/notices';
 import { Suppressions } from './screens/suppressions';
+import { TemplateScreen, Templates } from './screens/templates';
 
 const NAV: [string, string][] = [
   ['/transactional', 'Transactional'],
@@ -75,7 +76,11 @@ function Screen({ path, session }: { path: string; session: Session }) {
     case 'suppressions':
       return <Suppressions query={query} session={session} />;
     case 'templates':
-      return <NotYet title="Templates" route="/v1/templates" />;
+      return parts[1] !== undefined ? (
+        <TemplateScreen name={parts[1]} canWrite={canWrite} />
+      ) : (
+        <Templates canWrite={canWrite} />
+      );
     case 'notices':
       return <Notices query={query} />;
     default:
