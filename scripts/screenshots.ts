@@ -97,7 +97,6 @@ try {
     ['usage', '/usage', 'Usage'],
     ['notices', '/notices', 'Notices'],
     ['audit-log', '/audit', 'Audit log'],
-    ['settings', '/settings', 'Settings'],
     ['templates', '/templates', 'Templates'],
   ];
   for (const [name, url, heading] of screens) {
@@ -125,6 +124,24 @@ try {
   await keys.locator('input[data-secret]').waitFor();
   await keys.screenshot({ path: `${OUT}/api-key-shown-once.png` });
   console.log(`${OUT}/api-key-shown-once.png`);
+  // Settings as a signed-in user (email and password): users, account tokens, two-factor enrolment.
+  await client.POST('/v1/users', { body: { email: 'grace@example.net', role: 'viewer' } });
+  await client.POST('/v1/tokens', { body: { name: 'grafana', role: 'viewer' } });
+  const person = (await client.POST('/v1/users', { body: { email: 'ada@example.org' } })).data!;
+  await page.evaluate('sessionStorage.clear()');
+  await page.goto('/login');
+  await page.getByLabel('Email', { exact: true }).fill(person.email);
+  await page.getByLabel('Password', { exact: true }).fill(person.password!);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Main', exact: true }).waitFor();
+  await page.goto('/settings');
+  await page.getByRole('cell', { name: 'grace@example.net', exact: true }).waitFor();
+  await shot('settings');
+  const twoFactor = page.getByRole('region', { name: 'Two-factor sign-in' });
+  await twoFactor.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+  await twoFactor.getByRole('img').waitFor();
+  await twoFactor.screenshot({ path: `${OUT}/settings-two-factor.png` });
+  console.log(`${OUT}/settings-two-factor.png`);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/transactional/${domain}`);
   await page.getByRole('heading', { level: 1, name: domain }).waitFor();

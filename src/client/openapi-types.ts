@@ -200,8 +200,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The signed-in user
-     * @description The session's user, role and account, and the CSRF token to send back in `X-CSRF-Token`.
+     * Who is calling
+     * @description For a session: its user, role and account, and the CSRF token to send back in `X-CSRF-Token`. For an account token (`kind` `token`): the token's name, role and account, so a client such as the dashboard knows what the token may do.
      */
     get: operations['getSession'];
     put?: never;
@@ -273,7 +273,7 @@ export interface paths {
     };
     /**
      * List users
-     * @description The account's dashboard users, oldest first.
+     * @description The account's dashboard users, oldest first, a page at a time.
      */
     get: operations['listUsers'];
     put?: never;
@@ -317,7 +317,7 @@ export interface paths {
     };
     /**
      * List account tokens
-     * @description The account's live tokens, oldest first; never the token itself.
+     * @description The account's live tokens, oldest first, a page at a time; never the token itself.
      */
     get: operations['listTokens'];
     put?: never;
@@ -2387,27 +2387,34 @@ export interface operations {
         content: {
           'application/json': {
             /**
-             * @description The sign-in email
-             * @example ada@example.com
+             * @description How the caller is signed in: `session`, a dashboard user (the session cookie); `token`, an account token sent as `Authorization: Bearer` (`GET /v1/session` only).
+             * @example session
              */
-            email: string;
+            kind: 'session' | 'token';
+            /** @description The signed-in user's email; null for an account token */
+            email: string | null;
+            /**
+             * @description The account token's name; null for a session
+             * @example null
+             */
+            token_name: string | null;
             /**
              * @description `admin` may do everything; `viewer` only reads and never sees a secret.
              * @example admin
              */
             role: 'admin' | 'viewer';
             /**
-             * @description The account the user belongs to
+             * @description The account the user or token belongs to
              * @example acme
              */
             account: string;
-            /** @description Whether two-factor sign-in is on */
+            /** @description Whether two-factor sign-in is on (always false for an account token) */
             totp_enabled: boolean;
             /**
-             * @description Send it back in the `X-CSRF-Token` header on every request that changes something.
+             * @description Send it back in the `X-CSRF-Token` header on every request of the session that changes something; null for an account token, whose requests need none.
              * @example kq3Vx0o2cJ8m1mE9VgXx0b1S1h0oQ1cS5m9b8PZ6eF4
              */
-            csrf_token: string;
+            csrf_token: string | null;
           };
         };
       };
@@ -2486,27 +2493,34 @@ export interface operations {
         content: {
           'application/json': {
             /**
-             * @description The sign-in email
-             * @example ada@example.com
+             * @description How the caller is signed in: `session`, a dashboard user (the session cookie); `token`, an account token sent as `Authorization: Bearer` (`GET /v1/session` only).
+             * @example session
              */
-            email: string;
+            kind: 'session' | 'token';
+            /** @description The signed-in user's email; null for an account token */
+            email: string | null;
+            /**
+             * @description The account token's name; null for a session
+             * @example null
+             */
+            token_name: string | null;
             /**
              * @description `admin` may do everything; `viewer` only reads and never sees a secret.
              * @example admin
              */
             role: 'admin' | 'viewer';
             /**
-             * @description The account the user belongs to
+             * @description The account the user or token belongs to
              * @example acme
              */
             account: string;
-            /** @description Whether two-factor sign-in is on */
+            /** @description Whether two-factor sign-in is on (always false for an account token) */
             totp_enabled: boolean;
             /**
-             * @description Send it back in the `X-CSRF-Token` header on every request that changes something.
+             * @description Send it back in the `X-CSRF-Token` header on every request of the session that changes something; null for an account token, whose requests need none.
              * @example kq3Vx0o2cJ8m1mE9VgXx0b1S1h0oQ1cS5m9b8PZ6eF4
              */
-            csrf_token: string;
+            csrf_token: string | null;
           };
         };
       };
@@ -2860,7 +2874,11 @@ export interface operations {
   };
   listUsers: {
     parameters: {
-      query?: never;
+      query?: {
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -2895,7 +2913,18 @@ export interface operations {
               created_at: string;
               last_sign_in_at: string | null;
             }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
           };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
@@ -3120,7 +3149,11 @@ export interface operations {
   };
   listTokens: {
     parameters: {
-      query?: never;
+      query?: {
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -3154,7 +3187,18 @@ export interface operations {
               created_at: string;
               last_used_at: string | null;
             }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
           };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */

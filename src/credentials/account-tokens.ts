@@ -4,6 +4,7 @@ import { findAccount } from '../accounts/accounts.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { Actor } from '../core/actor.js';
 import { RefusedError } from '../core/refused-error.js';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../core/time-id-cursor.js';
 import { TOKEN_ROLES, type TokenRole } from '../storage/database.js';
 
 // As API keys (api-key-format.ts): 256 random bits after a recognisable prefix and a public part,
@@ -139,16 +140,60 @@ export async function createAccountToken(
 /** The account's live tokens, oldest first. */
 export async function listAccountTokens(deps: Pick<Deps, 'db'>, accountName: string): Promise<TokenInfo[]> {
   const account = await findAccount(deps, accountName);
-  const rows = await deps.db
+  return (await selectTokens(deps, account.id)).map(toTokenInfo);
+}
+
+/**
+ * A page of the account's live tokens, oldest first (`GET /v1/tokens`), with the cursor of the
+ * next page (null at the end).
+ */
+export async function pageAccountTokens(
+  deps: Pick<Deps, 'db'>,
+  accountName: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ tokens: TokenInfo[]; next_cursor: string | null }> {
+  const after = page.cursor === undefined ? undefined : decodeTimeIdCursor(page.cursor, 'tok');
+  const account = await findAccount(deps, accountName);
+  const rows = await selectTokens(deps, account.id, { after, limit: page.limit + 1 });
+  const more = rows.length > page.limit;
+  const shown = more ? rows.slice(0, page.limit) : rows;
+  const last = shown[shown.length - 1];
+  return {
+    tokens: shown.map(toTokenInfo),
+    next_cursor: more && last ? encodeTimeIdCursor(Number(last.created_at), last.id) : null,
+  };
+}
+
+function selectTokens(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  page: { after?: { at: number; id: string } | undefined; limit?: number } = {},
+) {
+  const { after, limit } = page;
+  return deps.db
     .selectFrom('account_tokens')
     .select(['id', 'name', 'role', 'prefix', 'created_at', 'last_used_at'])
-    .where('account_id', '=', account.id)
+    .where('account_id', '=', accountId)
     .where('revoked_at', 'is', null)
+    .$if(after !== undefined, (q) =>
+      q.where((eb) =>
+        eb.or([eb('created_at', '>', after!.at), eb.and([eb('created_at', '=', after!.at), eb('id', '>', after!.id)])]),
+      ),
+    )
     .orderBy('created_at')
     .orderBy('id')
+    .$if(limit !== undefined, (q) => q.limit(limit!))
     .execute();
-  return rows.map((r) => ({ ...r, created_at: iso(r.created_at)!, last_used_at: iso(r.last_used_at) }));
 }
+
+const toTokenInfo = (r: {
+  id: string;
+  name: string;
+  role: TokenRole;
+  prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+}): TokenInfo => ({ ...r, created_at: iso(r.created_at)!, last_used_at: iso(r.last_used_at) });
 
 /** Revokes a live token named by its name or prefix (`pha_1a2b3c4d`); it is refused from its next request. */
 export async function revokeAccountToken(

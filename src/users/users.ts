@@ -3,6 +3,7 @@ import { findAccount } from '../accounts/accounts.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { Actor } from '../core/actor.js';
 import { RefusedError } from '../core/refused-error.js';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../core/time-id-cursor.js';
 import { hashPassword } from '../credentials/password-hash.js';
 import { TOKEN_ROLES, type TokenRole } from '../storage/database.js';
 import { withTransaction } from '../storage/with-transaction.js';
@@ -94,22 +95,70 @@ export async function createUser(
 
 /** The account's users, oldest first. */
 export async function listUsers(deps: Pick<Deps, 'db'>, accountId: string): Promise<UserInfo[]> {
-  const rows = await deps.db
+  return (await selectUsers(deps, accountId)).map(toUserInfo);
+}
+
+/**
+ * A page of the account's users, oldest first (`GET /v1/users`), with the cursor of the next page
+ * (null at the end).
+ */
+export async function pageUsers(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ users: UserInfo[]; next_cursor: string | null }> {
+  const after = page.cursor === undefined ? undefined : decodeTimeIdCursor(page.cursor, 'usr');
+  const rows = await selectUsers(deps, accountId, { after, limit: page.limit + 1 });
+  const more = rows.length > page.limit;
+  const shown = more ? rows.slice(0, page.limit) : rows;
+  const last = shown[shown.length - 1];
+  return {
+    users: shown.map(toUserInfo),
+    next_cursor: more && last ? encodeTimeIdCursor(Number(last.created_at), last.id) : null,
+  };
+}
+
+function selectUsers(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  page: { after?: { at: number; id: string } | undefined; limit?: number } = {},
+) {
+  const { after, limit } = page;
+  return deps.db
     .selectFrom('users as u')
     .innerJoin('accounts as a', 'a.id', 'u.account_id')
-    .select(['u.email', 'u.role', 'u.totp_secret', 'u.created_at', 'u.last_sign_in_at', 'a.name as account'])
+    .select(['u.id', 'u.email', 'u.role', 'u.totp_secret', 'u.created_at', 'u.last_sign_in_at', 'a.name as account'])
     .where('u.account_id', '=', accountId)
+    .$if(after !== undefined, (q) =>
+      q.where((eb) =>
+        eb.or([
+          eb('u.created_at', '>', after!.at),
+          eb.and([eb('u.created_at', '=', after!.at), eb('u.id', '>', after!.id)]),
+        ]),
+      ),
+    )
     .orderBy('u.created_at')
     .orderBy('u.id')
+    .$if(limit !== undefined, (q) => q.limit(limit!))
     .execute();
-  return rows.map((r) => ({
+}
+
+function toUserInfo(r: {
+  email: string;
+  role: TokenRole;
+  account: string;
+  totp_secret: string | null;
+  created_at: number;
+  last_sign_in_at: number | null;
+}): UserInfo {
+  return {
     email: r.email,
     role: r.role,
     account: r.account,
     totp_enabled: r.totp_secret !== null,
     created_at: iso(r.created_at)!,
     last_sign_in_at: iso(r.last_sign_in_at),
-  }));
+  };
 }
 
 /**

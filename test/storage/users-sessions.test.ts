@@ -118,7 +118,15 @@ for (const dialect of testDialects()) {
       assert.doesNotMatch(cookie, /Domain=/i);
       assert.deepEqual(
         { ...r.body, csrf_token: undefined },
-        { email, role: 'viewer', account: 'acme', totp_enabled: false, csrf_token: undefined },
+        {
+          kind: 'session',
+          email,
+          token_name: null,
+          role: 'viewer',
+          account: 'acme',
+          totp_enabled: false,
+          csrf_token: undefined,
+        },
       );
       const browser = { cookie: cookie.split(';')[0]!, csrf: r.body.csrf_token };
       const me = await whoAmI(browser);
@@ -134,6 +142,87 @@ for (const dialect of testDialects()) {
       // And the read routes a sending key shares (events, messages), for the account's domains.
       assert.equal((await call('GET', '/v1/events', { browser })).status, 200);
       assert.equal((await call('GET', '/v1/messages', { browser })).status, 200);
+    });
+
+    test('GET /v1/session answers an account token with its kind, name, role and account; a key gets 403', async () => {
+      for (const [token, name, role] of [
+        [viewerToken, 'viewer-bot', 'viewer'],
+        [adminToken, 'admin-bot', 'admin'],
+      ] as const) {
+        const me = await call('GET', '/v1/session', { bearer: token });
+        assert.equal(me.status, 200);
+        assert.deepEqual(me.body, {
+          kind: 'token',
+          email: null,
+          token_name: name,
+          role,
+          account: 'acme',
+          totp_enabled: false,
+          csrf_token: null,
+        });
+        assert.equal(me.headers.get('cache-control'), 'no-store');
+      }
+      const key = await call('GET', '/v1/session', { bearer: sendingKey });
+      assert.equal(key.status, 403);
+      assert.equal(key.body.error.type, 'forbidden');
+      // The routes about a session itself stay a session's: a token has no session to end or enrol.
+      assert.equal((await call('DELETE', '/v1/session', { bearer: adminToken })).status, 403);
+      assert.equal((await call('POST', '/v1/session/totp', { bearer: adminToken })).status, 403);
+    });
+
+    test('users and tokens are listed a page at a time, oldest first; a bad cursor names the field', async () => {
+      await api.token('paged', 'admin', 'paged-admin');
+      const client = api.client(await api.token('paged', 'admin', 'paged-lister'));
+      const emails: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const email = `paged${i}@example.com`;
+        await createUser(api.deps, 'paged', { email, password: PASSWORD, actor: CLI_ACTOR });
+        emails.push(email);
+        api.deps.clock.advance(i % 2 === 0 ? 0 : 1000); // two pairs made in the same millisecond
+      }
+      const seenUsers: string[] = [];
+      let cursor: string | undefined;
+      // A page's query, typed apart from the loop's narrowing of `cursor`.
+      const query = (): { limit: number; cursor?: string } => (cursor ? { limit: 2, cursor } : { limit: 2 });
+      do {
+        const page = await client.GET('/v1/users', { params: { query: query() } });
+        assert.equal(page.response.status, 200);
+        assert.ok(page.data!.users.length <= 2);
+        seenUsers.push(...page.data!.users.map((u) => u.email));
+        cursor = page.data!.next_cursor ?? undefined;
+      } while (cursor !== undefined);
+      assert.deepEqual(seenUsers, emails);
+      const all = await client.GET('/v1/users');
+      assert.deepEqual(
+        all.data!.users.map((u) => u.email),
+        emails,
+      );
+      assert.equal(all.data!.next_cursor, null);
+
+      for (let i = 0; i < 3; i++) await api.token('paged', 'viewer', `paged-viewer-${i}`);
+      const seenTokens: string[] = [];
+      cursor = undefined;
+      do {
+        const page = await client.GET('/v1/tokens', { params: { query: query() } });
+        seenTokens.push(...page.data!.tokens.map((t) => t.name));
+        cursor = page.data!.next_cursor ?? undefined;
+      } while (cursor !== undefined);
+      assert.deepEqual(seenTokens, [
+        'paged-admin',
+        'paged-lister',
+        'paged-viewer-0',
+        'paged-viewer-1',
+        'paged-viewer-2',
+      ]);
+
+      for (const path of ['/v1/users', '/v1/tokens']) {
+        const bad = await call('GET', `${path}?cursor=bm90LWEtY3Vyc29y`, { template: path, bearer: adminToken });
+        assert.equal(bad.status, 400);
+        assert.equal(bad.body.error.field, 'cursor');
+        const badLimit = await call('GET', `${path}?limit=0`, { template: path, bearer: adminToken });
+        assert.equal(badLimit.status, 400);
+        assert.equal(badLimit.body.error.field, 'limit');
+      }
     });
 
     test('a wrong password and an unknown email get the same 401; no cookie is set', async () => {

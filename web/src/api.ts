@@ -1,18 +1,14 @@
-import { createPosthornClient, type components } from '../../src/client/client.js';
+import { createPosthornClient, type components, type operations } from '../../src/client/client.js';
 
 /** The API's error object (docs/api.md, Errors): `type`, `message`, and the `field` it names, if any. */
 export type ApiError = components['schemas']['Error']['error'];
 export type Domain = components['schemas']['Domain'];
 
-/** Who is using the dashboard: a signed-in user (a session cookie) or an account token kept for this tab. */
-export interface Session {
-  kind: 'session' | 'token';
-  email: string | null;
-  role: 'admin' | 'viewer' | null;
-  account: string | null;
-  totp_enabled: boolean;
-  csrf_token: string | null;
-}
+/**
+ * Who is using the dashboard (`GET /v1/session`): a signed-in user (`kind` `session`, the session
+ * cookie) or an account token kept for this tab (`kind` `token`), each with its role and account.
+ */
+export type Session = operations['getSession']['responses'][200]['content']['application/json'];
 
 const TOKEN_KEY = 'posthorn.account-token';
 let current: Session | null = null;
@@ -71,48 +67,23 @@ export function asApiError(error: unknown): ApiError {
   return { type: 'internal_error', message: error instanceof Error ? error.message : String(error), docs: '' };
 }
 
-/**
- * The session routes (`/v1/session`) are called with fetch: they are not yet in the OpenAPI
- * document the typed client is generated from.
- */
+/** Who is signed in (`GET /v1/session`), for a session or an account token alike; null when no one is. */
 export async function loadSession(): Promise<Session | null> {
-  const token = sessionStorage.getItem(TOKEN_KEY);
-  if (token !== null) {
-    // An account token: check it with a cheap read before trusting it.
-    const { response } = await api.GET('/v1/domains');
-    if (response.status === 401) {
-      sessionStorage.removeItem(TOKEN_KEY);
-      return (current = null);
-    }
-    return (current = {
-      kind: 'token',
-      email: null,
-      role: null,
-      account: null,
-      totp_enabled: false,
-      csrf_token: null,
-    });
+  const { data, response } = await api.GET('/v1/session');
+  if (data === undefined) {
+    // A refused account token is forgotten, so the sign-in page asks for another.
+    if (response.status === 401) sessionStorage.removeItem(TOKEN_KEY);
+    return (current = null);
   }
-  const res = await fetch('/v1/session', { credentials: 'same-origin', headers: { accept: 'application/json' } });
-  if (!res.ok) return (current = null);
-  const body = (await res.json()) as Omit<Session, 'kind'>;
-  return (current = { ...body, kind: 'session' });
+  return (current = data);
 }
 
 /** Signs in with email and password (and a TOTP code when the user has turned it on). */
 export async function signIn(email: string, password: string, totp: string): Promise<ApiError | null> {
-  const res = await fetch('/v1/session', {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify(totp === '' ? { email, password } : { email, password, totp }),
+  const { error } = await api.POST('/v1/session', {
+    body: totp === '' ? { email, password } : { email, password, totp },
   });
-  if (res.ok) return null;
-  try {
-    return asApiError(await res.json());
-  } catch {
-    return { type: 'internal_error', message: `sign-in failed (HTTP ${res.status})`, docs: '' };
-  }
+  return error === undefined ? null : asApiError(error);
 }
 
 /** Keeps an account token for this browser tab only (sessionStorage), and checks it. */
@@ -124,14 +95,9 @@ export async function signInWithToken(token: string): Promise<ApiError | null> {
   return null;
 }
 
+/** Signs out: a session ends on the server (`DELETE /v1/session`); an account token is forgotten by this tab. */
 export async function signOut(): Promise<void> {
   if (sessionStorage.getItem(TOKEN_KEY) !== null) sessionStorage.removeItem(TOKEN_KEY);
-  else if (current !== null) {
-    await fetch('/v1/session', {
-      method: 'DELETE',
-      credentials: 'same-origin',
-      headers: current.csrf_token ? { 'x-csrf-token': current.csrf_token } : {},
-    }).catch(() => undefined);
-  }
+  else if (current !== null) await api.DELETE('/v1/session').catch(() => undefined);
   current = null;
 }

@@ -9,7 +9,7 @@ import { DomainScreen } from './screens/domain';
 import { Events, MessageScreen } from './screens/events';
 import { Usage } from './screens/usage';
 import { AuditLog } from './screens/audit';
-import { NotYet, Settings } from './screens/settings';
+import { Settings } from './screens/settings';
 import { Notices } from './screens/notices';
 import { Suppressions } from './screens/suppressions';
 import { TemplateScreen, Templates } from './screens/templates';
@@ -57,7 +57,7 @@ function nextFrom(path: string): string {
 function Screen({ path, session }: { path: string; session: Session }) {
   const [route, query = ''] = path.split('?') as [string, string?];
   const parts = route.split('/').filter(Boolean).map(decodeURIComponent);
-  const canWrite = session.role !== 'viewer';
+  const canWrite = session.role === 'admin';
   switch (parts[0]) {
     case 'transactional':
       return parts[1] !== undefined ? (
@@ -72,7 +72,7 @@ function Screen({ path, session }: { path: string; session: Session }) {
     case 'audit':
       return <AuditLog />;
     case 'settings':
-      return <Settings session={session} />;
+      return <Settings session={session} canWrite={canWrite} />;
     case 'suppressions':
       return <Suppressions query={query} session={session} />;
     case 'templates':
@@ -104,8 +104,7 @@ function Layout(props: { session: Session; path: string; onSignOut: () => void; 
     if (first.current) first.current = false;
     else document.getElementById('main')?.focus({ preventScroll: true });
   }, [route]);
-  const who =
-    props.session.kind === 'token' ? 'Account token' : `${props.session.email ?? ''} (${props.session.role ?? ''})`;
+  const who = `${props.session.kind === 'token' ? `Account token ${props.session.token_name ?? ''}` : (props.session.email ?? '')} (${props.session.role})`;
   return (
     <div class="shell" onClick={onLinkClick}>
       <a class="skip" href="#main">

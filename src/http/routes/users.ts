@@ -3,7 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { apiError, retryAfterSeconds } from '../../core/api-errors.js';
 import { RefusedError } from '../../core/refused-error.js';
-import { createAccountToken, listAccountTokens, revokeAccountToken } from '../../credentials/account-tokens.js';
+import {
+  createAccountToken,
+  pageAccountTokens,
+  revokeAccountToken,
+  type TokenContext,
+} from '../../credentials/account-tokens.js';
 import {
   clearedSessionCookie,
   createSignInThrottles,
@@ -13,7 +18,7 @@ import {
   type SessionContext,
 } from '../../users/sessions.js';
 import { confirmTotp, disableTotp, startTotp } from '../../users/totp.js';
-import { createUser, listUsers, removeUser } from '../../users/users.js';
+import { createUser, pageUsers, removeUser } from '../../users/users.js';
 import { callerAccountId, callerActor, ourOrigin, type Caller } from '../authorize.js';
 import { sendError } from '../send-error.js';
 import { errorResponses, NoContent } from '../schemas/common.js';
@@ -27,10 +32,12 @@ import {
   SignInBody,
   TokenList,
   TokenParams,
+  TokensQuery,
   TotpCode,
   TotpEnrolment,
   UserList,
   UserParams,
+  UsersQuery,
 } from '../schemas/users.js';
 
 const forbidden = (message: string): Error =>
@@ -48,11 +55,26 @@ function sessionOf(req: FastifyRequest): SessionContext {
 
 function view(s: SessionContext) {
   return {
+    kind: 'session' as const,
     email: s.email,
+    token_name: null,
     role: s.role,
     account: s.account.name,
     totp_enabled: s.totpEnabled,
     csrf_token: s.csrfToken,
+  };
+}
+
+/** An account token as GET /v1/session describes it: its role and account, no user and no CSRF token. */
+function tokenCallerView(t: TokenContext) {
+  return {
+    kind: 'token' as const,
+    email: null,
+    token_name: t.name,
+    role: t.role,
+    account: t.account.name,
+    totp_enabled: false,
+    csrf_token: null,
   };
 }
 
@@ -149,15 +171,17 @@ export function userRoutes(deps: Deps): FastifyPluginAsyncTypebox {
         config: { need: { scope: 'manage' } },
         schema: {
           tags: ['Users'],
-          summary: 'The signed-in user',
-          description: "The session's user, role and account, and the CSRF token to send back in `X-CSRF-Token`.",
+          summary: 'Who is calling',
+          description:
+            "For a session: its user, role and account, and the CSRF token to send back in `X-CSRF-Token`. For an account token (`kind` `token`): the token's name, role and account, so a client such as the dashboard knows what the token may do.",
           operationId: 'getSession',
           response: { 200: SessionView, ...errorResponses('forbidden') },
         },
       },
       async (req, reply) => {
         reply.header('Cache-Control', 'no-store');
-        return view(sessionOf(req));
+        const caller = req.caller as Caller;
+        return caller.kind === 'token' ? tokenCallerView(caller.token) : view(sessionOf(req));
       },
     );
 
@@ -245,12 +269,17 @@ export function userRoutes(deps: Deps): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['Users'],
           summary: 'List users',
-          description: "The account's dashboard users, oldest first.",
+          description: "The account's dashboard users, oldest first, a page at a time.",
           operationId: 'listUsers',
-          response: { 200: UserList, ...errorResponses('forbidden') },
+          querystring: UsersQuery,
+          response: { 200: UserList, ...errorResponses('invalid_request', 'forbidden') },
         },
       },
-      async (req) => ({ users: await listUsers(deps, callerAccountId(req.caller as Caller)) }),
+      async (req) =>
+        pageUsers(deps, callerAccountId(req.caller as Caller), {
+          limit: req.query.limit ?? 100,
+          ...(req.query.cursor !== undefined ? { cursor: req.query.cursor } : {}),
+        }),
     );
 
     app.post(
@@ -307,14 +336,19 @@ export function userRoutes(deps: Deps): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['Users'],
           summary: 'List account tokens',
-          description: "The account's live tokens, oldest first; never the token itself.",
+          description: "The account's live tokens, oldest first, a page at a time; never the token itself.",
           operationId: 'listTokens',
-          response: { 200: TokenList, ...errorResponses('forbidden') },
+          querystring: TokensQuery,
+          response: { 200: TokenList, ...errorResponses('invalid_request', 'forbidden') },
         },
       },
-      async (req) => ({
-        tokens: (await listAccountTokens(deps, await accountName(deps, req.caller as Caller))).map(tokenView),
-      }),
+      async (req) => {
+        const page = await pageAccountTokens(deps, await accountName(deps, req.caller as Caller), {
+          limit: req.query.limit ?? 100,
+          ...(req.query.cursor !== undefined ? { cursor: req.query.cursor } : {}),
+        });
+        return { tokens: page.tokens.map(tokenView), next_cursor: page.next_cursor };
+      },
     );
 
     app.post(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { NullableTimestamp, Timestamp } from './common.js';
+import { NextCursor, NullableTimestamp, PageQuery, Timestamp } from './common.js';
 
 const Role = Type.Union([Type.Literal('admin'), Type.Literal('viewer')], {
   description: '`admin` may do everything; `viewer` only reads and never sees a secret.',
@@ -35,12 +35,22 @@ export const SignInBody = Type.Object(
 
 export const SessionView = Type.Object(
   {
-    email: Email,
+    kind: Type.Union([Type.Literal('session'), Type.Literal('token')], {
+      description:
+        'How the caller is signed in: `session`, a dashboard user (the session cookie); `token`, an account token sent as `Authorization: Bearer` (`GET /v1/session` only).',
+      examples: ['session'],
+    }),
+    email: Type.Union([Email, Type.Null()], { description: "The signed-in user's email; null for an account token" }),
+    token_name: Type.Union([Type.String(), Type.Null()], {
+      description: "The account token's name; null for a session",
+      examples: [null],
+    }),
     role: Role,
-    account: Type.String({ description: 'The account the user belongs to', examples: ['acme'] }),
-    totp_enabled: Type.Boolean({ description: 'Whether two-factor sign-in is on' }),
-    csrf_token: Type.String({
-      description: 'Send it back in the `X-CSRF-Token` header on every request that changes something.',
+    account: Type.String({ description: 'The account the user or token belongs to', examples: ['acme'] }),
+    totp_enabled: Type.Boolean({ description: 'Whether two-factor sign-in is on (always false for an account token)' }),
+    csrf_token: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Send it back in the `X-CSRF-Token` header on every request of the session that changes something; null for an account token, whose requests need none.',
       examples: ['kq3Vx0o2cJ8m1mE9VgXx0b1S1h0oQ1cS5m9b8PZ6eF4'],
     }),
   },
@@ -97,7 +107,12 @@ export const User = Type.Object(
   { additionalProperties: false },
 );
 
-export const UserList = Type.Object({ users: Type.Array(User) }, { additionalProperties: false });
+export const UserList = Type.Object(
+  { users: Type.Array(User), next_cursor: NextCursor },
+  { additionalProperties: false },
+);
+
+export const UsersQuery = Type.Object(PageQuery, { additionalProperties: false });
 
 export const CreateUserBody = Type.Object(
   {
@@ -144,7 +159,12 @@ export const Token = Type.Object(
   { additionalProperties: false },
 );
 
-export const TokenList = Type.Object({ tokens: Type.Array(Token) }, { additionalProperties: false });
+export const TokenList = Type.Object(
+  { tokens: Type.Array(Token), next_cursor: NextCursor },
+  { additionalProperties: false },
+);
+
+export const TokensQuery = Type.Object(PageQuery, { additionalProperties: false });
 
 export const CreateTokenBody = Type.Object(
   {
