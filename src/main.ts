@@ -20,7 +20,8 @@ import { assertSecretKeys } from './secrets/manage-secrets.js';
 import { bootstrapSandbox, type SandboxWelcome } from './sandbox/bootstrap-sandbox.js';
 import { startScheduler } from './scheduler/start-scheduler.js';
 import type { SubmitPipeline } from './send/submit.js';
-import type { TlsMaterial } from './http/tls.js';
+import type { TlsSource } from './http/tls-reload.js';
+import type { Server as HttpsServer } from 'node:https';
 import type { RelayPorts } from './smtp/start-relay.js';
 
 /** The roles this release implements; the others in ROLES are refused by name when asked for. */
@@ -138,6 +139,7 @@ export async function serve(
   });
   const started: Started[] = [];
   let ready: ServeReady;
+  let share: Shared | undefined;
   try {
     // Before any role takes traffic: a production server never honours sandbox credentials.
     if (!config.sandbox) {
@@ -147,7 +149,7 @@ export async function serve(
     let api: { url: string; selfSignedCert: string | null } | null = null;
     let smtp: RelayPorts | null = null;
     let inbound: number | null = null;
-    const share = shared(deps);
+    share = shared(deps);
     // Event partitions exist before any role takes traffic (PostgreSQL; the scheduler role keeps
     // them ahead after that), so the first sends never land in DEFAULT while the month is made.
     const now = deps.clock.now();
@@ -177,6 +179,7 @@ export async function serve(
   } catch (err) {
     signal.dispose();
     await stopAll(deps, started);
+    share?.stop();
     throw err;
   }
   deps.log.info({ roles: chosen, sandbox: config.sandbox, dialect: deps.dialect }, 'posthorn running');
@@ -190,6 +193,7 @@ export async function serve(
     process.exit(finished ? 0 : 1);
   }, SHUTDOWN_TIMEOUT_MS).unref();
   await stopAll(deps, started);
+  share?.stop();
   finished = true;
   signal.dispose();
   return 0;
@@ -228,17 +232,26 @@ function waitForSignal(): { received: Promise<NodeJS.Signals>; dispose(): void }
 /** What several roles share in one process: one submit pipeline (one group-commit batcher) and the TLS material. */
 interface Shared {
   pipeline(): Promise<SubmitPipeline>;
-  tls(): Promise<TlsMaterial>;
+  /** The certificate every listener serves, renewed in place on SIGHUP or a change on disk (src/http/tls-reload.ts). */
+  tls(): Promise<TlsSource>;
+  /** Stops watching the certificate files. */
+  stop(): void;
 }
 
 function shared(deps: Runtime): Shared {
   let pipeline: Promise<SubmitPipeline> | null = null;
-  let tls: Promise<TlsMaterial> | null = null;
+  let tls: Promise<TlsSource> | null = null;
+  let watching: TlsSource | null = null;
   return {
     // Loaded on first use, not at the top: every CLI command imports this module, and the send
     // pipeline, Fastify and the TLS code are a quarter of its start-up time.
     pipeline: () => (pipeline ??= import('./send/submit.js').then((m) => m.createSubmitPipeline(deps))),
-    tls: () => (tls ??= import('./http/tls.js').then((m) => m.loadTlsMaterial(deps.config, deps.log))),
+    tls: () =>
+      (tls ??= Promise.all([import('./http/tls.js'), import('./http/tls-reload.js')]).then(async ([t, r]) => {
+        watching = r.watchTls(deps.config, await t.loadTlsMaterial(deps.config, deps.log), deps.log);
+        return watching;
+      })),
+    stop: () => watching?.stop(),
   };
 }
 
@@ -254,8 +267,16 @@ async function startRole(deps: Runtime, role: Role, share: Shared): Promise<Star
       return startApi(deps, share);
     case 'smtp': {
       const { startRelay } = await import('./smtp/start-relay.js');
-      const relay = await startRelay(deps, await share.pipeline(), await share.tls());
-      return { smtp: relay.ports, stop: relay.stop };
+      const tls = await share.tls();
+      const relay = await startRelay(deps, await share.pipeline(), tls.current());
+      const unsubscribe = tls.subscribe(relay.updateTls);
+      return {
+        smtp: relay.ports,
+        stop: () => {
+          unsubscribe();
+          return relay.stop();
+        },
+      };
     }
     case 'scheduler':
       return startScheduler(deps);
@@ -266,8 +287,16 @@ async function startRole(deps: Runtime, role: Role, share: Shared): Promise<Star
     }
     case 'inbound': {
       const { startInbound } = await import('./inbound/start-inbound.js');
-      const mx = await startInbound(deps, await share.tls());
-      return { inbound: mx.port, stop: mx.stop };
+      const tls = await share.tls();
+      const mx = await startInbound(deps, tls.current());
+      const unsubscribe = tls.subscribe(mx.updateTls);
+      return {
+        inbound: mx.port,
+        stop: () => {
+          unsubscribe();
+          return mx.stop();
+        },
+      };
     }
     case 'webhooks': {
       const { startWebhooks } = await import('./webhooks/start-webhooks.js');
@@ -279,15 +308,24 @@ async function startRole(deps: Runtime, role: Role, share: Shared): Promise<Star
 /** HTTPS only: there is no plain-HTTP listener, so an API key never crosses the network in clear. */
 async function startApi(deps: Runtime, share: Shared): Promise<StartedRole> {
   const { buildApp } = await import('./http/build-app.js');
-  const tls = await share.tls();
+  const source = await share.tls();
+  const tls = source.current();
   const app = buildApp(deps, { https: { cert: tls.cert, key: tls.key }, pipeline: await share.pipeline() });
+  // A renewed certificate for new connections; open ones keep theirs (tls.Server#setSecureContext).
+  const unsubscribe = source.subscribe((pair) => (app.server as unknown as HttpsServer).setSecureContext(pair));
   await app.listen({ host: deps.config.listenHost, port: deps.config.httpPort });
   // POSTHORN_HTTP_PORT=0 asks the OS for a free port: report the one actually bound.
   const { port } = app.server.address() as AddressInfo;
   const host = deps.config.listenHost.includes(':') ? `[${deps.config.listenHost}]` : deps.config.listenHost;
   const url = `https://${host}:${port}`;
   deps.log.info({ url }, 'api listening');
-  return { api: { url, selfSignedCert: tls.generated ? tls.certPath : null }, stop: () => app.close() };
+  return {
+    api: { url, selfSignedCert: tls.generated ? tls.certPath : null },
+    stop: () => {
+      unsubscribe();
+      return app.close();
+    },
+  };
 }
 
 /** The API base the newcomer should call: the real bound port unless a public URL was configured. */

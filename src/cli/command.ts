@@ -26,6 +26,7 @@ export interface CliOptions {
   end?: string;
   event?: string;
   format?: string;
+  probe?: string;
 }
 
 /** What a command gets: its positional arguments (after the command words) and the options. */

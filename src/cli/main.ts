@@ -4,6 +4,7 @@ import { CommandError } from './command-error.js';
 import { accountCreate, accountSet } from './account-commands.js';
 import { bounceParse } from './bounce-commands.js';
 import type { Command, CliOptions } from './command.js';
+import { doctorCommand } from './doctor-command.js';
 import { domainAdd, domainDelete, domainSet, domainShow, domainVerify } from './domain-commands.js';
 import { inboundList, inboundShow } from './inbound-commands.js';
 import { keyCreate, keyRevoke } from './key-commands.js';
@@ -88,6 +89,7 @@ const COMMANDS: Command[] = [
   webhookReplay,
   secretsStatusCommand,
   secretsRotateCommand,
+  doctorCommand,
 ];
 
 /** Planned commands, not built yet: named so `posthorn` says so instead of "unknown command". */

@@ -29,6 +29,7 @@ const OPTIONS = {
   end: { type: 'string' },
   event: { type: 'string' },
   format: { type: 'string' },
+  probe: { type: 'string' },
 } as const;
 
 /** argv split into positional words and options; a UsageError for an unknown or malformed option. */

@@ -67,6 +67,8 @@ Commands:
                                               stored unencrypted, under it, or under an old key
   secrets rotate                              encrypt every secret with POSTHORN_SECRETS_KEY (plaintext ones,
                                               and those under POSTHORN_SECRETS_OLD_KEYS)
+  doctor [--probe DOMAIN]                     check this server's DNS (A, PTR, SPF include host, bounce
+                                              host MX), certificate, database and outbound port 25
   bounce parse FILE|-                         parse a bounce or complaint report (- reads stdin) as the
                                               inbound MX does; says what it would record; changes nothing
   inbound list [--unmatched]                  the newest reports the inbound MX received and what each did;

@@ -13,7 +13,10 @@ export interface ResolverOptions {
  * A resolver over `servers` (POSTHORN_DNS_SERVERS entries: `ip`, `ip:port`, `[ipv6]:port`), or over
  * the system's resolvers when the list is empty. Throws on an entry that is not an IP address.
  */
-export function createResolver(servers: string[], opts: ResolverOptions = {}): DnsResolver {
+export function createResolver(
+  servers: string[],
+  opts: ResolverOptions = {},
+): DnsResolver & Pick<dns.Resolver, 'resolvePtr'> {
   const resolver = new dns.Resolver({
     ...(opts.timeoutMs !== undefined && { timeout: opts.timeoutMs }),
     ...(opts.tries !== undefined && { tries: opts.tries }),

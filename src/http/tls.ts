@@ -55,7 +55,7 @@ export async function loadTlsMaterial(
   return { ...fresh, generated: true, certPath };
 }
 
-async function readOperatorFiles(
+export async function readOperatorFiles(
   certPath: string,
   keyPath: string,
   log: Pick<Logger, 'warn'>,

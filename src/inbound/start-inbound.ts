@@ -1,3 +1,4 @@
+import { updateSmtpTls } from '../smtp-server/client-slots.js';
 import type { Deps } from '../deps.js';
 import { returnPathSecret } from '../delivery/return-path.js';
 import { processPendingReports, processReport } from '../feedback/process-report.js';
@@ -15,7 +16,7 @@ export const PENDING_PASS = { everyMs: 60_000, minAgeMs: 60_000 } as const;
 export async function startInbound(
   deps: Deps,
   tls: { cert: string; key: string },
-): Promise<{ port: number; stop(): Promise<void> }> {
+): Promise<{ port: number; stop(): Promise<void>; updateTls(pair: { cert: string; key: string }): void }> {
   const secret = await returnPathSecret(deps);
   const inflight = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>): void => {
@@ -45,6 +46,8 @@ export async function startInbound(
   timer.unref();
   return {
     port,
+    // A renewed certificate (src/http/tls-reload.ts) for the STARTTLS of new sessions.
+    updateTls: (pair) => updateSmtpTls(server, pair),
     async stop() {
       clearInterval(timer);
       await closeSmtp(server);

@@ -16,6 +16,19 @@ export interface ClientSlotOptions {
   tls?: { key: string; cert: string; handshakeMs: number };
 }
 
+/** The implicit-TLS servers put in front of each guarded listener, so a renewed certificate reaches them. */
+const implicitTlsServers = new WeakMap<SMTPServer, tls.Server[]>();
+
+/**
+ * Serves a renewed certificate on new connections of `smtp` (docs/deploy.md, "TLS certificates"):
+ * smtp-server's own STARTTLS context (its documented updateSecureContext) and, on an implicit-TLS
+ * port, the TLS servers of guardClientSlots. Sessions already open keep their certificate.
+ */
+export function updateSmtpTls(smtp: SMTPServer, pair: { cert: string; key: string }): void {
+  smtp.updateSecureContext(pair);
+  for (const server of implicitTlsServers.get(smtp) ?? []) server.setSecureContext(pair);
+}
+
 /** How long a refused connection may take to read its 421 and leave before it is dropped. */
 const REFUSED_LINGER_MS = 5_000;
 
@@ -87,6 +100,7 @@ export function guardClientSlots(smtp: SMTPServer, opts: ClientSlotOptions): voi
     refuser = tls.createServer(tlsOptions);
     refuser.on('secureConnection', (s: tls.TLSSocket) => refuseOn(s, clientKey(s.remoteAddress)));
     refuser.on('tlsClientError', (_err, s) => s.destroy());
+    implicitTlsServers.set(smtp, [secure, refuser]);
   }
 
   smtp.server.on('connection', (socket: Socket) => {

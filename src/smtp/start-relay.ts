@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { createAuthThrottle } from '../credentials/auth-throttle.js';
 import type { SubmitPipeline } from '../send/submit.js';
+import { updateSmtpTls } from '../smtp-server/client-slots.js';
 import { closeSmtp, listenSmtp } from '../smtp-server/listen.js';
 import { createRelayServer } from './relay-server.js';
 
@@ -19,7 +20,7 @@ export async function startRelay(
   deps: Deps,
   pipeline: SubmitPipeline,
   tls: { cert: string; key: string },
-): Promise<{ ports: RelayPorts; stop(): Promise<void> }> {
+): Promise<{ ports: RelayPorts; stop(): Promise<void>; updateTls(pair: { cert: string; key: string }): void }> {
   const throttle = createAuthThrottle();
   const submission = createRelayServer(deps, pipeline, throttle, { implicitTls: false, tls });
   const smtps =
@@ -31,6 +32,11 @@ export async function startRelay(
   deps.log.info({ host: deps.config.listenHost, ...ports }, 'smtp relay listening');
   return {
     ports,
+    // A renewed certificate (src/http/tls-reload.ts) for new connections on both ports.
+    updateTls(pair) {
+      updateSmtpTls(submission, pair);
+      if (smtps) updateSmtpTls(smtps, pair);
+    },
     async stop() {
       await Promise.all([closeSmtp(submission), ...(smtps ? [closeSmtp(smtps)] : [])]);
       await pipeline.drain();

@@ -44,11 +44,7 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists
 export async function migrate(db: Kysely<any>, dialect: DialectName, upTo?: string): Promise<void> {
-  const migrationTableSchema =
-    dialect === 'postgres'
-      ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema
-      : undefined;
-  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  const { migrator, migrationTableSchema } = await migratorFor(db, dialect);
   for (let attempt = 1; ; attempt++) {
     const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
     if (!error) return;
@@ -62,6 +58,23 @@ export async function migrate(db: Kysely<any>, dialect: DialectName, upTo?: stri
     const what = failed ? `migration ${failed.migrationName} failed` : 'migration failed';
     throw new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as migrate()
+async function migratorFor(db: Kysely<any>, dialect: DialectName) {
+  const migrationTableSchema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  return { migrator, migrationTableSchema };
+}
+
+/** The names of this release's migrations that the database has not applied yet, oldest first. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as migrate()
+export async function pendingMigrations(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
+  const { migrator } = await migratorFor(db, dialect);
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
 
 /** True for a 3F000 naming a schema other than ours (a concurrent DROP SCHEMA elsewhere in the database). */

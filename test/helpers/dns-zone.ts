@@ -8,6 +8,8 @@ export interface ZoneEntry {
   A?: string[];
   AAAA?: string[];
   CNAME?: string[];
+  /** At `<reversed address>.in-addr.arpa` (or `ip6.arpa`): the names an address points back to. */
+  PTR?: string[];
   /** Answer every query at this name with SERVFAIL, to test lookup failures. */
   SERVFAIL?: boolean;
 }
@@ -69,6 +71,7 @@ function recordsOf(entry: ZoneEntry, name: string, type: RecordType): Answer[] {
     case 'A':
     case 'AAAA':
     case 'CNAME':
+    case 'PTR':
       return (entry[type] ?? []).map((data) => ({ type, name, ttl: 0, data }));
     default:
       return [];

@@ -1,0 +1,44 @@
+# syntax=docker/dockerfile:1
+# Posthorn's container image (docs/deploy.md, "Docker"). Two stages: the first installs every
+# dependency and compiles the server (dist/) and the dashboard (web/dist/); the second keeps only
+# what runs, on the slim image of the current Node.js LTS, as an unprivileged user.
+
+ARG NODE_VERSION=24
+
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /src
+# better-sqlite3 builds from source when no prebuilt binary matches the platform.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+# Dependencies first, in their own layer, so a source change does not reinstall them.
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild --no-audit --no-fund
+COPY . .
+RUN npm run build && npm run build:web && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:${NODE_VERSION}-bookworm-slim
+ENV NODE_ENV=production \
+  POSTHORN_SANDBOX=0 \
+  POSTHORN_DATA_DIR=/var/lib/posthorn \
+  POSTHORN_LISTEN_HOST=0.0.0.0
+WORKDIR /opt/posthorn
+COPY --from=build /src/package.json ./package.json
+COPY --from=build /src/bin ./bin
+COPY --from=build /src/dist ./dist
+COPY --from=build /src/web/dist ./web/dist
+COPY --from=build /src/node_modules ./node_modules
+# The data directory (SQLite, a generated certificate) belongs to the unprivileged `node` user of
+# the base image; Posthorn keeps it 0700 (docs/security.md).
+RUN mkdir -p /var/lib/posthorn && chown node:node /var/lib/posthorn && chmod 0700 /var/lib/posthorn \
+  && ln -s /opt/posthorn/bin/posthorn.js /usr/local/bin/posthorn
+USER node
+VOLUME ["/var/lib/posthorn"]
+# 8443 HTTPS API and dashboard, 587 and 465 the SMTP relay, 25 the inbound MX for bounces and
+# complaints, 9464 Prometheus metrics and health checks (docs/security.md, "Ports").
+EXPOSE 8443 587 465 25 9464
+# Liveness on the metrics listener, which every role serves (docs/observability.md).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.POSTHORN_METRICS_PORT||9464)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["posthorn"]
+CMD ["serve"]
