@@ -35,10 +35,11 @@ RUN mkdir -p /var/lib/posthorn && chown node:node /var/lib/posthorn && chmod 070
 USER node
 VOLUME ["/var/lib/posthorn"]
 # 8443 HTTPS API and dashboard, 587 and 465 the SMTP relay, 25 the inbound MX for bounces and
-# complaints, 9464 Prometheus metrics and health checks (docs/security.md, "Ports").
-EXPOSE 8443 587 465 25 9464
-# Liveness on the metrics listener, which every role serves (docs/observability.md).
+# complaints (docs/security.md, "Ports").
+EXPOSE 8443 587 465 25
+# Liveness of the API role: /healthz on its HTTPS port (the certificate is not checked from inside
+# the container). A container without the api role turns this off (compose.yaml's worker).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.POSTHORN_METRICS_PORT||9464)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "require('node:https').get({host:'127.0.0.1',port:process.env.POSTHORN_HTTP_PORT||8443,path:'/healthz',rejectUnauthorized:false},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"]
 ENTRYPOINT ["posthorn"]
 CMD ["serve"]
