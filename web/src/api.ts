@@ -47,20 +47,6 @@ export function noteStatus(status: number): void {
   if (status === 401 && current !== null) window.dispatchEvent(new Event('posthorn:signed-out'));
 }
 
-/**
- * The role of the account token this tab signed in with, read from `GET /v1/tokens` by the
- * token's public prefix (`pha_<8 hex>`); null when it cannot be told (no token, not listed, or two
- * live tokens sharing the prefix with different roles). The API refuses a viewer's change anyway;
- * this only lets a screen hide the buttons a viewer cannot use.
- */
-export async function tokenRole(): Promise<'admin' | 'viewer' | null> {
-  const prefix = /^(pha_[0-9a-f]{8})_/.exec(sessionStorage.getItem(TOKEN_KEY) ?? '')?.[1];
-  if (prefix === undefined) return null;
-  const { data } = await api.GET('/v1/tokens');
-  const roles = new Set((data?.tokens ?? []).filter((t) => t.prefix === prefix).map((t) => t.role));
-  return roles.size === 1 ? [...roles][0]! : null;
-}
-
 /** An error to show: the API's own, or one made here for a failure that never reached it. */
 export function asApiError(error: unknown): ApiError {
   if (typeof error === 'object' && error !== null && 'error' in error) return (error as { error: ApiError }).error;

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { operations } from '../../../src/client/client.js';
-import { api, tokenRole, type ApiError, type Session } from '../api';
+import { api, type ApiError, type Session } from '../api';
 import { navigate } from '../router';
 import { downloadAsFile, uploadWithProgress, type Progress } from '../transfer';
 import { Empty, ErrorText, Field, Loading, must, useAction, useLoad, when } from '../ui';
@@ -25,12 +25,8 @@ const PAGE = 50;
  * export as a file. A viewer sees the list and the export only.
  */
 export function Suppressions({ query, session }: { query: string; session: Session }) {
-  // A session knows its role; an account token's is read from the account's token list.
-  const role = useLoad(
-    async () => (session.kind === 'token' ? tokenRole().catch(() => null) : session.role),
-    [session],
-  );
-  const canWrite = role.data !== undefined && role.data !== 'viewer';
+  // GET /v1/session answers with the role for a signed-in user and an account token alike.
+  const canWrite = session.role !== 'viewer';
   const q = new URLSearchParams(query);
   const address = q.get('address') ?? '';
   const reason = (q.get('reason') ?? '') as Reason | '';
@@ -74,7 +70,7 @@ export function Suppressions({ query, session }: { query: string; session: Sessi
         Addresses Posthorn does not send to, across all your domains: a send to one of them is refused with 422 before
         anything goes out. Hard bounces, spam complaints and unsubscribes are added automatically.
       </p>
-      {role.data === 'viewer' ? (
+      {session.role === 'viewer' ? (
         <p class="notice">
           Your role is viewer: you can search and export this list; adding, removing and importing addresses needs an
           admin.
