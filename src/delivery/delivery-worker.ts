@@ -54,35 +54,35 @@ export function startDeliveryWorker(
     async (results) => {
       await timedCommit(deps.metrics, 'delivery', () =>
         deps.db.transaction().execute(async (trx) => {
-        const now = deps.clock.now();
-        // Only outcomes of jobs this worker still holds are written: a job whose lease ended and
-        // that another worker took is theirs to record (their attempt may already have).
-        const held = await heldJobs(
-          trx,
-          results.flatMap((r) => r.group.items.map((i) => i.job.id)),
-          workerId,
-          deps.dialect,
-        );
-        let lost = 0;
-        const kept = results.flatMap((r): GroupResult[] => {
-          const keep = r.group.items.map((i) => held.has(i.job.id));
-          lost += keep.filter((k) => !k).length;
-          if (keep.every((k) => !k)) return [];
-          if (keep.every((k) => k)) return [r];
-          return [
-            {
-              ...r,
-              group: { ...r.group, items: r.group.items.filter((_i, n) => keep[n]) },
-              outcomes: r.outcomes.filter((_o, n) => keep[n]),
-            },
-          ];
-        });
-        if (lost > 0)
-          deps.log.warn(
-            { jobs: lost },
-            'delivery outcomes not recorded: their leases ended and another worker holds them',
+          const now = deps.clock.now();
+          // Only outcomes of jobs this worker still holds are written: a job whose lease ended and
+          // that another worker took is theirs to record (their attempt may already have).
+          const held = await heldJobs(
+            trx,
+            results.flatMap((r) => r.group.items.map((i) => i.job.id)),
+            workerId,
+            deps.dialect,
           );
-        await writeOutcomes(trx, planOutcomes(kept, deps.config, deps.ids, now), workerId, now);
+          let lost = 0;
+          const kept = results.flatMap((r): GroupResult[] => {
+            const keep = r.group.items.map((i) => held.has(i.job.id));
+            lost += keep.filter((k) => !k).length;
+            if (keep.every((k) => !k)) return [];
+            if (keep.every((k) => k)) return [r];
+            return [
+              {
+                ...r,
+                group: { ...r.group, items: r.group.items.filter((_i, n) => keep[n]) },
+                outcomes: r.outcomes.filter((_o, n) => keep[n]),
+              },
+            ];
+          });
+          if (lost > 0)
+            deps.log.warn(
+              { jobs: lost },
+              'delivery outcomes not recorded: their leases ended and another worker holds them',
+            );
+          await writeOutcomes(trx, planOutcomes(kept, deps.config, deps.ids, now), workerId, now);
         }),
       );
       return results.map(() => undefined);
