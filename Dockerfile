@@ -37,9 +37,11 @@ VOLUME ["/var/lib/posthorn"]
 # 8443 HTTPS API and dashboard, 587 and 465 the SMTP relay, 25 the inbound MX for bounces and
 # complaints (docs/security.md, "Ports").
 EXPOSE 8443 587 465 25
-# Liveness of the API role: /healthz on its HTTPS port (the certificate is not checked from inside
-# the container). A container without the api role turns this off (compose.yaml's worker).
+# Readiness of whatever roles the container runs: /readyz on the metrics listener (plain HTTP,
+# 127.0.0.1:9464 by default, docs/observability.md), which answers 200 once every role serves and
+# the database answers with its migrations current. With POSTHORN_METRICS_TOKEN set, the check
+# sends it.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "require('node:https').get({host:'127.0.0.1',port:process.env.POSTHORN_HTTP_PORT||8443,path:'/healthz',rejectUnauthorized:false},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"]
+  CMD ["node", "-e", "const t=process.env.POSTHORN_METRICS_TOKEN;require('node:http').get({host:'127.0.0.1',port:process.env.POSTHORN_METRICS_PORT||9464,path:'/readyz',headers:t?{authorization:'Bearer '+t}:{}},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"]
 ENTRYPOINT ["posthorn"]
 CMD ["serve"]

@@ -9,6 +9,8 @@ import { createIds } from './core/ids.js';
 import { ROLES, type Role } from './core/roles.js';
 import { createResolver } from './domains/create-resolver.js';
 import { createMetrics } from './metrics/metrics.js';
+import { watchDatabaseGauges } from './metrics/database-gauges.js';
+import { checkMetricsConfig, startMetricsListener, type MetricsListener } from './metrics/metrics-listener.js';
 import { createDbRateLimiter } from './rate-limit/db-rate-limiter.js';
 import { createMemoryRateLimiter } from './rate-limit/rate-limiter.js';
 import { migrate } from './storage/migrate.js';
@@ -63,7 +65,7 @@ export async function buildDeps(
   const log = pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: true }));
   // Before the database opens: its files must never be readable by other local users (docs/security.md).
   securePrivateDataDir(config.dataDir, log, { create: config.databaseUrl === null });
-  const { db, dialect, close } = openDatabase({
+  const { db, dialect, close, poolStats } = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     backgroundCheckpoints: opts.backgroundCheckpoints === true,
@@ -79,6 +81,11 @@ export async function buildDeps(
   // On SQLite one process holds all state; PostgreSQL nodes share limits through the database, so a
   // limit holds across nodes.
   const limiter = dialect === 'postgres' ? createDbRateLimiter(db) : createMemoryRateLimiter();
+  const metrics = createMetrics();
+  if (poolStats)
+    metrics.onScrape(() => {
+      for (const [state, n] of Object.entries(poolStats())) metrics.dbPool.set({ state }, n);
+    });
   return {
     config,
     db,
@@ -87,7 +94,7 @@ export async function buildDeps(
     ids: createIds(),
     resolver,
     log,
-    metrics: createMetrics(),
+    metrics,
     limiter,
     close,
   };
@@ -104,6 +111,8 @@ export interface ServeReady {
   inbound: number | null;
   /** Set on the sandbox's first start only. */
   sandbox: SandboxWelcome | null;
+  /** `http://host:port` of the metrics listener, or null when POSTHORN_METRICS_PORT is `off`. */
+  metricsUrl: string | null;
 }
 
 interface Started {
@@ -130,6 +139,8 @@ export async function serve(
       { field: 'roles' },
     );
   }
+  // Before the database opens: a listener that would expose metrics without a token is a configuration error.
+  checkMetricsConfig(config);
   // Listen before the slow start-up, so a signal during it still ends in a clean stop.
   const signal = waitForSignal();
   // The server checkpoints SQLite's WAL off its event loop; a CLI command's short life needs no thread.
@@ -140,7 +151,21 @@ export async function serve(
   const started: Started[] = [];
   let ready: ServeReady;
   let share: Shared | undefined;
+  let metricsListener: MetricsListener | null = null;
   try {
+    // One listener per process, whatever roles it runs; stopped last, after the roles
+    // (docs/observability.md, The listener).
+    if (config.metricsPort !== null) {
+      const listener = await startMetricsListener(deps);
+      metricsListener = listener;
+      const unwatch = watchDatabaseGauges(deps);
+      started.push({
+        stop: () => {
+          unwatch();
+          return listener.close();
+        },
+      });
+    }
     // Before any role takes traffic: a production server never honours sandbox credentials.
     if (!config.sandbox) {
       const { retireSandbox } = await import('./sandbox/retire-sandbox.js');
@@ -169,6 +194,7 @@ export async function serve(
       apiUrl: api?.url ?? null,
       smtp,
       inbound,
+      metricsUrl: metricsListener?.url ?? null,
       sandbox: welcome && {
         ...welcome,
         apiBaseUrl: apiBaseUrl(config, api?.url ?? null),
@@ -183,9 +209,11 @@ export async function serve(
     throw err;
   }
   deps.log.info({ roles: chosen, sandbox: config.sandbox, dialect: deps.dialect }, 'posthorn running');
+  metricsListener?.setServing(true);
   opts.onReady?.(ready);
   const name = await signal.received;
   deps.log.info({ signal: name }, 'shutting down');
+  metricsListener?.setServing(false);
   let finished = false;
   // Unref'd: a clean shutdown lets the process end by itself; this only fires if something hangs.
   setTimeout(() => {

@@ -61,6 +61,11 @@ export interface Config {
   httpBodyRateWindow: number;
   httpBodyBudget: number;
   httpMaxConnectionsPerClient: number;
+  /** Port of the metrics listener (docs/observability.md); null: turned off. */
+  metricsPort: number | null;
+  metricsHost: string;
+  /** Bearer token the metrics listener asks for; null: none (loopback only). */
+  metricsToken: string | null;
 }
 
 /** One configuration key: its variable, parser, default and the sentence docs/config.md shows. */
@@ -545,7 +550,42 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     description:
       'HTTPS API: open connections one client address may hold (IPv6: one /64); more are closed at once. `0`: no cap (e.g. behind a proxy that is the only client).',
   }),
+  entry({
+    key: 'metricsPort',
+    env: 'POSTHORN_METRICS_PORT',
+    parse: (t) => (t.trim().toLowerCase() === 'off' ? null : p.parsePort(t, true)),
+    default: () => 9464,
+    defaultText: '`9464`',
+    description:
+      'Plain-HTTP listener for Prometheus `/metrics`, `/healthz` and `/readyz`, apart from the API port (docs/observability.md); one per process, so processes on one host each need their own. `0`: a free port chosen by the OS, logged in the `metrics listening` line; `off`: no listener.',
+  }),
+  entry({
+    key: 'metricsHost',
+    env: 'POSTHORN_METRICS_HOST',
+    parse: (t) => t.trim(),
+    default: () => '127.0.0.1',
+    defaultText: '`127.0.0.1`',
+    description:
+      'Address the metrics listener binds. Anything but a loopback address needs `POSTHORN_METRICS_TOKEN`, or `serve` refuses to start.',
+  }),
+  entry({
+    key: 'metricsToken',
+    env: 'POSTHORN_METRICS_TOKEN',
+    parse: parseMetricsToken,
+    default: () => null,
+    defaultText: 'none',
+    description:
+      'Bearer token the metrics listener requires on every request (`Authorization: Bearer …`; Prometheus: `authorization: { credentials: … }`). At least 16 characters.',
+  }),
 ];
+
+/** A token short enough to guess would protect nothing. */
+function parseMetricsToken(text: string): string {
+  const t = text.trim();
+  if (t.length < 16 || /\s/.test(t))
+    throw new Error('expected at least 16 characters without spaces (e.g. openssl rand -hex 24)');
+  return t;
+}
 
 /** The budget must fit one body of the largest size a send may have, or such sends could never pass. */
 function parseBodyBudget(text: string): number {

@@ -243,7 +243,10 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
   } catch (err) {
     // A message that cannot be rendered or signed is never sent unsigned: unsigned mail would fail
     // DMARC and hurt the domain's reputation.
-    deps.log.error({ err, message: m.id }, 'could not render or sign a message');
+    deps.log.error(
+      { err, message_id: m.id, message: m.id, recipient: group.items.map((i) => i.address).join(', ') },
+      'could not render or sign a message',
+    );
     return {
       group,
       signedAt: null,

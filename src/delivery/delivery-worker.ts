@@ -7,6 +7,8 @@ import { createBatcher } from '../storage/batcher.js';
 import { deliverGroup, largeDeliveriesBacklogged, type DeliveryContext, type GroupResult } from './deliver-group.js';
 import { loadClaimed, type DeliveryGroup } from './load-claimed.js';
 import { planOutcomes, writeOutcomes } from './record-outcomes.js';
+import { timedCommit } from '../metrics/metrics.js';
+import { deferralClass, providerOf } from '../metrics/delivery-labels.js';
 
 /**
  * The default of POSTHORN_QUEUE_LEASE: how long a claimed job stays ours unless renewed. A worker
@@ -50,37 +52,39 @@ export function startDeliveryWorker(
   const leaseMs = deps.config.queueLease;
   const recorder = createBatcher<GroupResult, void>(
     async (results) => {
-      await deps.db.transaction().execute(async (trx) => {
-        const now = deps.clock.now();
-        // Only outcomes of jobs this worker still holds are written: a job whose lease ended and
-        // that another worker took is theirs to record (their attempt may already have).
-        const held = await heldJobs(
-          trx,
-          results.flatMap((r) => r.group.items.map((i) => i.job.id)),
-          workerId,
-          deps.dialect,
-        );
-        let lost = 0;
-        const kept = results.flatMap((r): GroupResult[] => {
-          const keep = r.group.items.map((i) => held.has(i.job.id));
-          lost += keep.filter((k) => !k).length;
-          if (keep.every((k) => !k)) return [];
-          if (keep.every((k) => k)) return [r];
-          return [
-            {
-              ...r,
-              group: { ...r.group, items: r.group.items.filter((_i, n) => keep[n]) },
-              outcomes: r.outcomes.filter((_o, n) => keep[n]),
-            },
-          ];
-        });
-        if (lost > 0)
-          deps.log.warn(
-            { jobs: lost },
-            'delivery outcomes not recorded: their leases ended and another worker holds them',
+      await timedCommit(deps.metrics, 'delivery', () =>
+        deps.db.transaction().execute(async (trx) => {
+          const now = deps.clock.now();
+          // Only outcomes of jobs this worker still holds are written: a job whose lease ended and
+          // that another worker took is theirs to record (their attempt may already have).
+          const held = await heldJobs(
+            trx,
+            results.flatMap((r) => r.group.items.map((i) => i.job.id)),
+            workerId,
+            deps.dialect,
           );
-        await writeOutcomes(trx, planOutcomes(kept, deps.config, deps.ids, now), workerId, now);
-      });
+          let lost = 0;
+          const kept = results.flatMap((r): GroupResult[] => {
+            const keep = r.group.items.map((i) => held.has(i.job.id));
+            lost += keep.filter((k) => !k).length;
+            if (keep.every((k) => !k)) return [];
+            if (keep.every((k) => k)) return [r];
+            return [
+              {
+                ...r,
+                group: { ...r.group, items: r.group.items.filter((_i, n) => keep[n]) },
+                outcomes: r.outcomes.filter((_o, n) => keep[n]),
+              },
+            ];
+          });
+          if (lost > 0)
+            deps.log.warn(
+              { jobs: lost },
+              'delivery outcomes not recorded: their leases ended and another worker holds them',
+            );
+          await writeOutcomes(trx, planOutcomes(kept, deps.config, deps.ids, now), workerId, now);
+        }),
+      );
       return results.map(() => undefined);
     },
     { maxBatch: 200, concurrency: deps.dialect === 'postgres' ? 4 : 1 },
@@ -120,7 +124,7 @@ export function startDeliveryWorker(
         workerId,
         deps.clock.now() + LARGE_BACKLOG_RETRY_MS,
       ).catch((err: unknown) =>
-        deps.log.error({ err, message: group.message.id }, 'releasing a large message for later failed'),
+        deps.log.error({ err, ...logFields(group) }, 'releasing a large message for later failed'),
       );
       return;
     }
@@ -130,7 +134,7 @@ export function startDeliveryWorker(
     } catch (err) {
       // A fault in the attempt counts as a deferral, so the retry schedule and the queue lifetime
       // apply to it too: a message that always fails this way ends as `failed`, not retried forever.
-      deps.log.error({ err, message: group.message.id }, 'delivery attempt failed unexpectedly');
+      deps.log.error({ err, ...logFields(group) }, 'delivery attempt failed unexpectedly');
       const error = `internal error: ${(err as Error).message}`;
       result = {
         group,
@@ -142,8 +146,41 @@ export function startDeliveryWorker(
       await recorder.submit(result);
     } catch (err) {
       // Not recorded: the jobs keep their lease and are tried again when it ends; nothing is lost.
-      deps.log.error({ err, message: group.message.id }, 'recording a delivery outcome failed');
+      deps.log.error({ err, ...logFields(group) }, 'recording a delivery outcome failed');
+      return;
     }
+    observe(result);
+  }
+
+  /**
+   * One log line and the counters per recipient of a recorded attempt: `message_id` and
+   * `recipient` on every line, so one message's story is one grep (docs/observability.md, Logs).
+   */
+  function observe({ group, outcomes }: GroupResult): void {
+    group.items.forEach((item, i) => {
+      const o = outcomes[i];
+      if (o === undefined) return;
+      const d = o.details;
+      const host = typeof d.mx_host === 'string' ? d.mx_host : firstHost(d.hosts_tried);
+      // The sandbox mailbox is no provider: its mail is labelled by the recipient's domain.
+      const provider = providerOf(host === undefined || host === 'sandbox' ? group.recipientDomain : host);
+      deps.metrics.deliveries.inc({ outcome: o.kind, provider });
+      const fields: Record<string, unknown> = {
+        message_id: group.message.id,
+        recipient: item.address,
+        outcome: o.kind,
+        attempt: item.job.attempts + 1,
+        provider,
+        ...(host !== undefined ? { mx_host: host } : {}),
+        ...(typeof d.response === 'string' ? { reply: d.response } : {}),
+      };
+      if (o.kind === 'deferred') {
+        const cls = deferralClass(d, o.error);
+        deps.metrics.deferrals.inc({ class: cls, provider });
+        deps.log.info({ ...fields, deferral_class: cls, error: o.error }, 'delivery deferred');
+      } else if (o.kind === 'delivered') deps.log.info(fields, 'delivered');
+      else deps.log.info({ ...fields, reason: d.reason ?? d.response }, `delivery ${o.kind}`);
+    });
   }
 
   /** Claims due jobs and groups them; a load that fails leaves the jobs leased, to come back when the lease ends. */
@@ -192,4 +229,17 @@ export function startDeliveryWorker(
     idle: () => loop.idle(),
     nudge: () => loop.nudge(),
   };
+}
+
+/** `message_id` and `recipient` of a log line about a whole group: its recipients, comma-separated. */
+function logFields(group: DeliveryGroup): { message_id: string; message: string; recipient: string } {
+  return {
+    message_id: group.message.id,
+    message: group.message.id,
+    recipient: group.items.map((i) => i.address).join(', '),
+  };
+}
+
+function firstHost(hosts: unknown): string | undefined {
+  return Array.isArray(hosts) && typeof hosts[0] === 'string' ? hosts[0] : undefined;
 }

@@ -28,6 +28,12 @@ export async function startDelivery(
   local: LocalMailbox,
 ): Promise<{ worker: DeliveryWorker; stop(): Promise<void> }> {
   const signer = createSignerPool({ threads: deps.config.dkimThreads });
+  const unwatch = deps.metrics.onScrape(() => {
+    const s = signer.stats?.() ?? { threads: 0, busyThreads: 0, queued: 0 };
+    deps.metrics.dkimThreads.set(s.threads);
+    deps.metrics.dkimBusyThreads.set(s.busyThreads);
+    deps.metrics.dkimQueued.set(s.queued);
+  });
   // Sandbox mode never sends to the internet: its transport is the local mailbox.
   const transport = deps.config.sandbox
     ? local.transport()
@@ -63,6 +69,7 @@ export async function startDelivery(
       const left = Math.max(0, deadline - performance.now()) + 1000;
       await Promise.race([transport.close(), new Promise((resolve) => setTimeout(resolve, left).unref())]);
       await signer.close();
+      unwatch();
     },
   };
 }

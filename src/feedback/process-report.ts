@@ -38,6 +38,7 @@ export async function processReport(deps: Deps, reportId: string, secret: Buffer
   const now = deps.clock.now();
   const result = await applyReport(deps.db, deps.ids, now, reportId, parsed, match);
   if (result === null) return null;
+  deps.metrics.inboundReports.inc({ kind: result.kind, match: result.match });
   deps.log.info(
     {
       report: reportId,

@@ -61,6 +61,7 @@ export function createInboundServer(
     maxClients: INBOUND_LIMITS.maxClients,
     // Ends a session that sends no MAIL in time: a stranger holding a slot idle, not a sender.
     onConnect(session: InboundSession, callback) {
+      deps.metrics.smtpSessions.inc({ server: 'inbound' });
       const mailMs = deps.config.inboundMailTimeout;
       setTimeout(() => {
         if (!session.posthorn?.mailSeen)

@@ -42,6 +42,9 @@ export async function startInbound(
   const port = await listenSmtp(server, deps.config.listenHost, deps.config.inboundPort);
   deps.log.info({ host: deps.config.listenHost, port }, 'inbound mx listening');
   pass(0);
+  const unwatch = deps.metrics.onScrape(() =>
+    deps.metrics.smtpSessionsOpen.set({ server: 'inbound' }, server.connections.size),
+  );
   const timer = setInterval(() => pass(PENDING_PASS.minAgeMs), PENDING_PASS.everyMs);
   timer.unref();
   return {
@@ -50,6 +53,7 @@ export async function startInbound(
     updateTls: (pair) => updateSmtpTls(server, pair),
     async stop() {
       clearInterval(timer);
+      unwatch();
       await closeSmtp(server);
       await Promise.all([...inflight, passing]);
     },

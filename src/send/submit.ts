@@ -37,6 +37,7 @@ import { resolveTracking, unsubscribeConflict } from '../tracking/settings.js';
 import type { Intake, IntakeSource, WholeMessage } from './intake.js';
 import { renderForSend } from '../templates/send-template.js';
 import { BODY_LIMIT } from '../core/limits.js';
+import { timedCommit } from '../metrics/metrics.js';
 
 /** The response to an accepted send (docs/api.md, `POST /v1/send`). */
 export interface SendResponse {
@@ -280,13 +281,16 @@ export function createSubmitPipeline(
   const offload = sharedOffload(deps.config.offloadThreads);
   const offloadPool = sharedOffloadPool(deps.config.offloadThreads);
   const largeGate = new ByteGate(opts.largeBudget ?? LARGE_SUBMIT_BUDGET, opts.largeWaiting ?? LARGE_SUBMIT_WAITING);
-  const batcher = createBatcher<MessagePlan, PersistResult>((plans) => persistMessages(deps.db, plans), {
-    maxBatch: 256,
-    // One transaction at a time: concurrent ones only queue on the account's volume row, while a
-    // single flush lets batches grow, and every statement saved is a round trip saved.
-    concurrency: 1,
-    onBatch: (n) => deps.metrics.commitBatch.observe(n),
-  });
+  const batcher = createBatcher<MessagePlan, PersistResult>(
+    (plans) => timedCommit(deps.metrics, 'send', () => persistMessages(deps.db, plans)),
+    {
+      maxBatch: 256,
+      // One transaction at a time: concurrent ones only queue on the account's volume row, while a
+      // single flush lets batches grow, and every statement saved is a round trip saved.
+      concurrency: 1,
+      onBatch: (n) => deps.metrics.commitBatch.observe(n),
+    },
+  );
 
   /** Refusals that have recipients leave a `rejected-by-system` event per recipient. */
   async function recordRejection(

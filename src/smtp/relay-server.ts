@@ -79,6 +79,7 @@ export function createRelayServer(
     logger: false,
 
     onConnect(session, callback) {
+      deps.metrics.smtpSessions.inc({ server: 'relay' });
       const verdict = throttle.check(session.remoteAddress, deps.clock.now());
       if (!verdict.allowed)
         return callback(
@@ -107,10 +108,14 @@ export function createRelayServer(
     onAuth(auth, session: RelaySession, callback) {
       const now = deps.clock.now();
       const verdict = throttle.check(session.remoteAddress, now);
-      if (!verdict.allowed) return callback(smtpError(421, '4.7.0', 'Too many failed logins; try again later.'));
+      if (!verdict.allowed) {
+        deps.metrics.smtpAuthFailures.inc();
+        return callback(smtpError(421, '4.7.0', 'Too many failed logins; try again later.'));
+      }
       const run = async () => {
         const ctx = await authenticateSmtp(deps, auth.username ?? '', auth.password ?? '');
         if (!ctx) {
+          deps.metrics.smtpAuthFailures.inc();
           throttle.failure(session.remoteAddress, deps.clock.now());
           return callback(smtpError(535, '5.7.8', 'Authentication credentials invalid.'));
         }

@@ -30,6 +30,12 @@ export async function startRelay(
     smtps: smtps ? await listenSmtp(smtps, deps.config.listenHost, deps.config.smtpsPort) : null,
   };
   deps.log.info({ host: deps.config.listenHost, ...ports }, 'smtp relay listening');
+  const unwatch = deps.metrics.onScrape(() =>
+    deps.metrics.smtpSessionsOpen.set(
+      { server: 'relay' },
+      submission.connections.size + (smtps ? smtps.connections.size : 0),
+    ),
+  );
   return {
     ports,
     // A renewed certificate (src/http/tls-reload.ts) for new connections on both ports.
@@ -38,6 +44,7 @@ export async function startRelay(
       if (smtps) updateSmtpTls(smtps, pair);
     },
     async stop() {
+      unwatch();
       await Promise.all([closeSmtp(submission), ...(smtps ? [closeSmtp(smtps)] : [])]);
       await pipeline.drain();
     },

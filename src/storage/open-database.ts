@@ -27,6 +27,8 @@ export interface OpenDatabase {
   db: Kysely<Database>;
   dialect: DialectName;
   close(): Promise<void>;
+  /** PostgreSQL: the pool's connections now (docs/observability.md); absent on SQLite's single connection. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
 
 // BIGINT (int8, oid 20) arrives as a string by default; our BIGINTs are epoch ms and counters,
@@ -54,7 +56,17 @@ export function openDatabase(opts: {
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      close: () => db.destroy(),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: pool.options.max,
+      }),
+    };
   }
   mkdirSync(opts.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = opts.sqliteFile ?? join(opts.dataDir, 'posthorn.sqlite');

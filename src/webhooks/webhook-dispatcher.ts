@@ -11,6 +11,7 @@ import { readEndpointSecrets } from './sealed-secrets.js';
 import { checkedLookup, postWebhook, webhookAgent } from './post-webhook.js';
 import { recordAttempts, type AttemptResult } from './record-attempts.js';
 import { signWebhook } from './sign-webhook.js';
+import { timedCommit } from '../metrics/metrics.js';
 
 export interface DispatcherOptions {
   /** Rows claimed per query. */
@@ -62,7 +63,9 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
   const recorder = createBatcher<AttemptResult, void>(
     async (results) => {
       const now = deps.clock.now();
-      await deps.db.transaction().execute((trx) => recordAttempts(trx, results, deps, workerId, now));
+      await timedCommit(deps.metrics, 'webhooks', () =>
+        deps.db.transaction().execute((trx) => recordAttempts(trx, results, deps, workerId, now)),
+      );
       return results.map(() => undefined);
     },
     { maxBatch: 500, concurrency: deps.dialect === 'postgres' ? 4 : 1 },
@@ -108,6 +111,9 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
           });
     // Cut short by our own stop: not the endpoint's failure, so not logged; released below.
     if (abort.signal.aborted && 'error' in result) return;
+    deps.metrics.webhookAttempts.inc({
+      outcome: 'status' in result ? `${Math.floor(result.status / 100)}xx` : 'no_response',
+    });
     try {
       await recorder.submit({ delivery, attemptedAt, result });
     } catch (err) {

@@ -102,9 +102,12 @@ describe('posthorn serve (sandbox)', () => {
     assert.equal(health.status, 200);
     assert.deepEqual(JSON.parse(health.body), { status: 'ok', database: 'sqlite' });
 
-    const metrics = await httpsRequest(`${first.url}/metrics`, ca);
+    // Prometheus metrics are on the metrics listener, never on the public API port.
+    assert.equal((await httpsRequest(`${first.url}/metrics`, ca)).status, 404);
+    assert.ok(first.metricsUrl, 'the metrics listener logged its URL');
+    const metrics = await plainHttp(`${first.metricsUrl}/metrics`);
+    assert.ok(!(metrics instanceof Error), String(metrics));
     assert.equal(metrics.status, 200);
-    assert.match(metrics.type, /^text\/plain/);
     assert.match(metrics.body, /^# HELP posthorn_/m);
 
     // The printed key sends from the sandbox domain, which is verified without DNS.

@@ -34,7 +34,8 @@ export function runCli(args: string[], env: Record<string, string>, input?: stri
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/posthorn.js', ...args], {
       cwd: REPO_ROOT,
-      env: childEnv({ POSTHORN_LOG_LEVEL: 'warn' }, env),
+      // A free metrics port: tests run side by side, and the default 9464 would be taken by the first.
+      env: childEnv({ POSTHORN_LOG_LEVEL: 'warn', POSTHORN_METRICS_PORT: '0' }, env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

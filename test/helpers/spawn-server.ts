@@ -6,6 +6,8 @@ import { childEnv, REPO_ROOT } from './run-cli.js';
 export interface RunningServer {
   /** `https://host:port` from the `api listening` log line. */
   url: string;
+  /** `http://host:port` from the `metrics listening` log line, or null when the listener is off. */
+  metricsUrl: string | null;
   child: ChildProcess;
   /** Everything printed on stdout so far. */
   stdout(): string;
@@ -19,7 +21,7 @@ export interface RunningServer {
 
 /**
  * Spawns `posthorn serve [args]` with free ports (POSTHORN_HTTP_PORT=0, POSTHORN_SMTP_PORT=0,
- * POSTHORN_INBOUND_PORT=0, the implicit-TLS relay off) and logs at info, and
+ * POSTHORN_INBOUND_PORT=0, POSTHORN_METRICS_PORT=0, the implicit-TLS relay off) and logs at info, and
  * resolves once the `api listening` line names its URL. Fails with the child's stderr when it
  * exits first or does not get there within `timeoutMs`.
  */
@@ -35,6 +37,7 @@ export function startServer(
         POSTHORN_SMTP_PORT: '0',
         POSTHORN_SMTPS_PORT: '0',
         POSTHORN_INBOUND_PORT: '0',
+        POSTHORN_METRICS_PORT: '0',
         POSTHORN_LOG_LEVEL: 'info',
       },
       env,
@@ -43,6 +46,7 @@ export function startServer(
   });
   let out = '';
   let err = '';
+  let metricsUrl: string | null = null;
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
     out += d;
   });
@@ -70,19 +74,20 @@ export function startServer(
     child.once('exit', (code, signal) => fail(`exited (${code ?? signal}) before listening`));
     createInterface({ input: child.stderr }).on('line', (line) => {
       err += `${line}\n`;
+      metricsUrl ??= listeningUrl(line, 'metrics listening') ?? null;
       const url = listeningUrl(line);
       if (url === undefined || settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ url, child, stdout: () => out, stderr: () => err, stop, kill9 });
+      resolve({ url, metricsUrl, child, stdout: () => out, stderr: () => err, stop, kill9 });
     });
   });
 }
 
-function listeningUrl(line: string): string | undefined {
+function listeningUrl(line: string, msg = 'api listening'): string | undefined {
   try {
     const entry = JSON.parse(line) as { msg?: unknown; url?: unknown };
-    return entry.msg === 'api listening' && typeof entry.url === 'string' ? entry.url : undefined;
+    return entry.msg === msg && typeof entry.url === 'string' ? entry.url : undefined;
   } catch {
     return undefined; // not a log line (e.g. a Node warning)
   }

@@ -236,6 +236,7 @@ for (const dialect of testDialects()) {
         ['unknown user', { user: 'ph_smtp_000000000000', pass: hx.credential.password }],
         ['revoked login', { user: other.username, pass: other.password }],
       ];
+      const failuresBefore = (await hx.deps.metrics.smtpAuthFailures.get()).values[0]?.value ?? 0;
       for (const [name, auth] of cases) {
         for (const implicitTls of [false, true]) {
           const err = await refused(hx.client({ implicitTls, auth }).verify());
@@ -243,6 +244,9 @@ for (const dialect of testDialects()) {
           assert.match(err.response ?? '', /^535 5\.7\.8 /, name);
         }
       }
+      // Each refusal counts once in posthorn_smtp_auth_failures_total (docs/observability.md).
+      const failures = (await hx.deps.metrics.smtpAuthFailures.get()).values[0]?.value ?? 0;
+      assert.equal(failures - failuresBefore, cases.length * 2);
       assert.equal(await hx.client({ implicitTls: true }).verify(), true, 'the harness login still works');
     });
 

@@ -15,6 +15,16 @@ import { workerExecArgv } from '../../offload/worker-exec-argv.js';
 export interface Signer {
   sign(raw: Buffer, keys: readonly DkimKey[], now: number): Promise<Buffer>;
   close(): Promise<void>;
+  /** How busy the pool is now (the DKIM gauges of docs/observability.md). */
+  stats?(): SignerStats;
+}
+
+export interface SignerStats {
+  threads: number;
+  /** Threads holding at least one batch. */
+  busyThreads: number;
+  /** Messages waiting for a thread or being signed. */
+  queued: number;
 }
 
 export interface SignerPoolOptions {
@@ -95,6 +105,16 @@ class SignerPool implements Signer {
         queueMicrotask(() => this.#flush());
       }
     });
+  }
+
+  stats(): SignerStats {
+    let busyThreads = 0;
+    let inHand = 0;
+    for (const pw of this.#workers) {
+      if (pw.jobs > 0) busyThreads++;
+      inHand += pw.jobs;
+    }
+    return { threads: this.#workers.length, busyThreads, queued: this.#queue.length + inHand };
   }
 
   async close(): Promise<void> {

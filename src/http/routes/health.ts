@@ -2,7 +2,10 @@ import { sql } from 'kysely';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Deps } from '../../deps.js';
 
-/** `/healthz` (the database answers) and Prometheus `/metrics` on the API server (docs/security.md, Ports). */
+/**
+ * `/healthz` on the API server: the database answers (docs/api.md). Prometheus `/metrics` and
+ * `/readyz` are served by the metrics listener only, never on the public port (docs/observability.md).
+ */
 export function healthRoutes(deps: Deps): FastifyPluginAsync {
   return async (app) => {
     app.get('/healthz', async (_req, reply) => {
@@ -13,10 +16,6 @@ export function healthRoutes(deps: Deps): FastifyPluginAsync {
         deps.log.error({ err }, 'health check: database unreachable');
         return reply.code(503).send({ status: 'unavailable', database: deps.dialect });
       }
-    });
-    app.get('/metrics', async (_req, reply) => {
-      const body = await deps.metrics.registry.metrics();
-      return reply.type(deps.metrics.registry.contentType).send(body);
     });
   };
 }
