@@ -24,6 +24,8 @@ if (files.length === 0) {
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { stdio: 'inherit' },
+  // bin/posthorn.js runs dist/ when it exists; the tests' `posthorn` children must run the sources
+  // under test instead, whatever an earlier `npm run build` left in dist/.
+  { stdio: 'inherit', env: { ...process.env, POSTHORN_FROM_SOURCE: '1' } },
 );
 process.exit(result.status ?? 1);
