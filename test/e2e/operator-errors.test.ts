@@ -215,7 +215,8 @@ async function startPasswordCluster(password: string): Promise<{ port: number; s
   return {
     port,
     stop: async () => {
-      server.kill('SIGINT');
+      // runuser passes SIGTERM on (PostgreSQL's smart shutdown); it does not pass SIGINT.
+      server.kill('SIGTERM');
       await exited;
       rmSync(dir, { recursive: true, force: true });
     },
