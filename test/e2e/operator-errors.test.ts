@@ -97,6 +97,7 @@ test('an unreadable certificate names POSTHORN_TLS_CERT and its path', async () 
   const key = join(tmp, 'missing-key.pem');
   const reason = await failedStart(sandboxEnv({ POSTHORN_TLS_CERT: cert, POSTHORN_TLS_KEY: key }));
   assert.match(reason, new RegExp(`POSTHORN_TLS_CERT: cannot read ${cert}`));
+  assert.match(reason, /point POSTHORN_TLS_CERT at a PEM certificate this user can read/);
 });
 
 test("a key that is not the certificate's names both paths", async () => {
@@ -108,6 +109,7 @@ test("a key that is not the certificate's names both paths", async () => {
   writeFileSync(key, b.private);
   const reason = await failedStart(sandboxEnv({ POSTHORN_TLS_CERT: cert, POSTHORN_TLS_KEY: key }));
   assert.match(reason, new RegExp(`POSTHORN_TLS_KEY: ${key} is not the key of the certificate in ${cert}`));
+  assert.match(reason, /set POSTHORN_TLS_CERT and POSTHORN_TLS_KEY to files of the same pair/);
 });
 
 test('a misspelt POSTHORN_ variable is a warning naming the nearest setting', async () => {
