@@ -2,7 +2,7 @@
 // `posthorn --version` (loads almost nothing) and `posthorn domain show DOMAIN` against a real
 // SQLite data dir (config, storage, migrations check, one query), beside Node's own empty start for
 // reference and `--version` through tsx from the sources for comparison. Each figure is the median
-// of repeated runs. Target: a CLI call under 300 ms (docs/deploy.md).
+// of repeated runs. Target: a CLI call under 300 ms (README.md, "Benchmarks").
 // Usage: npm run bench:cli [-- RUNS]   (builds dist/ first when it is missing)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

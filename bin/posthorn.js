@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Entry point of the `posthorn` command. A release runs the compiled JavaScript in dist/ (built by
 // `npm run build`, which `prepare` runs during `npm ci`), so production needs neither tsx nor a
-// compile at each start (docs/deploy.md). A fresh clone without dist/ runs the TypeScript sources
+// compile at each start (docs/deploy.md, "Installing"). A fresh clone without dist/ runs the TypeScript sources
 // through tsx's loader, and POSTHORN_FROM_SOURCE=1 forces that: the test suite sets it so tests
-// always exercise src/, whatever dist/ holds (CONTRIBUTING.md, "Tests").
+// always exercise src/, whatever dist/ holds (CONTRIBUTING.md, "Set-up").
 import { existsSync } from 'node:fs';
 import module from 'node:module';
 

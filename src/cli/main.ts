@@ -13,7 +13,7 @@ import { refusalLine } from './refusal.js';
  * One command's words and how to load it. Each command's module (and the storage, HTTP and
  * delivery code behind it) is imported only when that command runs, so `posthorn --version`,
  * `--help` and a usage error load almost nothing and a command loads only what it uses
- * (docs/deploy.md: a CLI call is meant to take well under a second).
+ * (`npm run bench:cli` in the README measures it).
  */
 export interface CommandEntry {
   words: string;

@@ -3,7 +3,7 @@ import { CONFIG_SCHEMA } from './schema.js';
 
 /**
  * POSTHORN_* variables that are not settings but are read by Posthorn's own tooling: the test
- * suite (CONTRIBUTING.md, "Tests") and bin/posthorn.js.
+ * suite (CONTRIBUTING.md) and bin/posthorn.js.
  */
 const TOOLING_VARIABLES = new Set([
   'POSTHORN_FROM_SOURCE',
