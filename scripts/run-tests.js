@@ -21,9 +21,14 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// Test files run two at a time (the two cores CI has); TEST_CONCURRENCY=1 when something else
+// shares the machine (scripts/ci-node24.sh beside the main suite).
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { stdio: 'inherit' },
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  // bin/posthorn.js runs dist/ when it exists; the tests' `posthorn` children must run the sources
+  // under test instead, whatever an earlier `npm run build` left in dist/.
+  { stdio: 'inherit', env: { ...process.env, POSTHORN_FROM_SOURCE: '1' } },
 );
 process.exit(result.status ?? 1);

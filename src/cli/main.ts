@@ -1,95 +1,84 @@
 import { ConfigError, loadConfig } from '../config/load.js';
 import { RefusedError } from '../core/refused-error.js';
+import { explainFailure } from '../config/explain-failure.js';
+import type { Config } from '../config/schema.js';
+import { unknownVariableWarnings } from '../config/unknown-variables.js';
+import { VERSION } from '../core/version.js';
 import { CommandError } from './command-error.js';
-import { accountCreate, accountSet } from './account-commands.js';
-import { bounceParse } from './bounce-commands.js';
 import type { Command, CliOptions } from './command.js';
-import { doctorCommand } from './doctor-command.js';
-import { domainAdd, domainDelete, domainSet, domainShow, domainVerify } from './domain-commands.js';
-import { inboundList, inboundShow } from './inbound-commands.js';
-import { keyCreate, keyRevoke } from './key-commands.js';
-import { messageShow } from './message-commands.js';
-import { tokenCreate, tokenList, tokenRevoke } from './token-commands.js';
-import { userCreate, userList, userRemove } from './user-commands.js';
-import { noticeList } from './notice-commands.js';
 import { parseArgv, UsageError } from './parse-argv.js';
 import { refusalLine } from './refusal.js';
-import { sandboxList, sandboxShow } from './sandbox-commands.js';
-import { secretsRotateCommand, secretsStatusCommand } from './secrets-commands.js';
-import { serveCommand } from './serve-command.js';
-import { smtpCredentialCreate, smtpCredentialList, smtpCredentialRevoke } from './smtp-credential-commands.js';
-import {
-  suppressionAdd,
-  suppressionExport,
-  suppressionImport,
-  suppressionList,
-  suppressionRemove,
-} from './suppression-commands.js';
-import {
-  templateCreate,
-  templateDelete,
-  templateInstallExamples,
-  templateList,
-  templateShow,
-  templateUpdate,
-} from './template-commands.js';
-import { USAGE } from './usage.js';
-import {
-  webhookRemove,
-  webhookReplay,
-  webhookRotate,
-  webhookSet,
-  webhookShow,
-  webhookTest,
-} from './webhook-commands.js';
 
-const COMMANDS: Command[] = [
-  serveCommand,
-  accountCreate,
-  accountSet,
-  domainAdd,
-  domainVerify,
-  domainShow,
-  domainSet,
-  domainDelete,
-  keyCreate,
-  keyRevoke,
-  tokenCreate,
-  tokenList,
-  tokenRevoke,
-  userCreate,
-  userList,
-  userRemove,
-  smtpCredentialCreate,
-  smtpCredentialRevoke,
-  smtpCredentialList,
-  suppressionAdd,
-  suppressionRemove,
-  suppressionList,
-  templateCreate,
-  templateUpdate,
-  templateShow,
-  templateList,
-  templateDelete,
-  templateInstallExamples,
-  messageShow,
-  suppressionImport,
-  suppressionExport,
-  noticeList,
-  sandboxList,
-  sandboxShow,
-  bounceParse,
-  inboundList,
-  inboundShow,
-  webhookSet,
-  webhookRotate,
-  webhookShow,
-  webhookRemove,
-  webhookTest,
-  webhookReplay,
-  secretsStatusCommand,
-  secretsRotateCommand,
-  doctorCommand,
+/**
+ * One command's words and how to load it. Each command's module (and the storage, HTTP and
+ * delivery code behind it) is imported only when that command runs, so `posthorn --version`,
+ * `--help` and a usage error load almost nothing and a command loads only what it uses
+ * (`npm run bench:cli` in the README measures it).
+ */
+export interface CommandEntry {
+  words: string;
+  load: () => Promise<Command>;
+}
+
+export const COMMANDS: CommandEntry[] = [
+  { words: 'serve', load: async () => (await import('./serve-command.js')).serveCommand },
+  { words: 'account create', load: async () => (await import('./account-commands.js')).accountCreate },
+  { words: 'account set', load: async () => (await import('./account-commands.js')).accountSet },
+  { words: 'domain add', load: async () => (await import('./domain-commands.js')).domainAdd },
+  { words: 'domain verify', load: async () => (await import('./domain-commands.js')).domainVerify },
+  { words: 'domain show', load: async () => (await import('./domain-commands.js')).domainShow },
+  { words: 'domain set', load: async () => (await import('./domain-commands.js')).domainSet },
+  { words: 'domain delete', load: async () => (await import('./domain-commands.js')).domainDelete },
+  { words: 'key create', load: async () => (await import('./key-commands.js')).keyCreate },
+  { words: 'key revoke', load: async () => (await import('./key-commands.js')).keyRevoke },
+  { words: 'token create', load: async () => (await import('./token-commands.js')).tokenCreate },
+  { words: 'token list', load: async () => (await import('./token-commands.js')).tokenList },
+  { words: 'token revoke', load: async () => (await import('./token-commands.js')).tokenRevoke },
+  { words: 'user create', load: async () => (await import('./user-commands.js')).userCreate },
+  { words: 'user list', load: async () => (await import('./user-commands.js')).userList },
+  { words: 'user remove', load: async () => (await import('./user-commands.js')).userRemove },
+  {
+    words: 'smtp-credential create',
+    load: async () => (await import('./smtp-credential-commands.js')).smtpCredentialCreate,
+  },
+  {
+    words: 'smtp-credential revoke',
+    load: async () => (await import('./smtp-credential-commands.js')).smtpCredentialRevoke,
+  },
+  {
+    words: 'smtp-credential list',
+    load: async () => (await import('./smtp-credential-commands.js')).smtpCredentialList,
+  },
+  { words: 'suppression add', load: async () => (await import('./suppression-commands.js')).suppressionAdd },
+  { words: 'suppression remove', load: async () => (await import('./suppression-commands.js')).suppressionRemove },
+  { words: 'suppression list', load: async () => (await import('./suppression-commands.js')).suppressionList },
+  { words: 'template create', load: async () => (await import('./template-commands.js')).templateCreate },
+  { words: 'template update', load: async () => (await import('./template-commands.js')).templateUpdate },
+  { words: 'template show', load: async () => (await import('./template-commands.js')).templateShow },
+  { words: 'template list', load: async () => (await import('./template-commands.js')).templateList },
+  { words: 'template delete', load: async () => (await import('./template-commands.js')).templateDelete },
+  {
+    words: 'template install-examples',
+    load: async () => (await import('./template-commands.js')).templateInstallExamples,
+  },
+  { words: 'message show', load: async () => (await import('./message-commands.js')).messageShow },
+  { words: 'suppression import', load: async () => (await import('./suppression-commands.js')).suppressionImport },
+  { words: 'suppression export', load: async () => (await import('./suppression-commands.js')).suppressionExport },
+  { words: 'notice list', load: async () => (await import('./notice-commands.js')).noticeList },
+  { words: 'sandbox list', load: async () => (await import('./sandbox-commands.js')).sandboxList },
+  { words: 'sandbox show', load: async () => (await import('./sandbox-commands.js')).sandboxShow },
+  { words: 'bounce parse', load: async () => (await import('./bounce-commands.js')).bounceParse },
+  { words: 'inbound list', load: async () => (await import('./inbound-commands.js')).inboundList },
+  { words: 'inbound show', load: async () => (await import('./inbound-commands.js')).inboundShow },
+  { words: 'webhook set', load: async () => (await import('./webhook-commands.js')).webhookSet },
+  { words: 'webhook rotate', load: async () => (await import('./webhook-commands.js')).webhookRotate },
+  { words: 'webhook show', load: async () => (await import('./webhook-commands.js')).webhookShow },
+  { words: 'webhook remove', load: async () => (await import('./webhook-commands.js')).webhookRemove },
+  { words: 'webhook test', load: async () => (await import('./webhook-commands.js')).webhookTest },
+  { words: 'webhook replay', load: async () => (await import('./webhook-commands.js')).webhookReplay },
+  { words: 'secrets status', load: async () => (await import('./secrets-commands.js')).secretsStatusCommand },
+  { words: 'secrets rotate', load: async () => (await import('./secrets-commands.js')).secretsRotateCommand },
+  { words: 'doctor', load: async () => (await import('./doctor-command.js')).doctorCommand },
 ];
 
 /** Planned commands, not built yet: named so `posthorn` says so instead of "unknown command". */
@@ -105,18 +94,29 @@ const GLOBAL_OPTIONS: (keyof CliOptions)[] = ['json', 'help'];
  */
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
+  let config: Readonly<Config> | undefined;
   try {
-    const { positionals, options, given } = parseArgv(argv);
-    if (options.help || positionals.length === 0) {
-      process.stdout.write(json ? `${JSON.stringify({ usage: USAGE })}\n` : `${USAGE}\n`);
+    // Before parsing: `template show --version N` gives --version a value, `posthorn --version` does not.
+    if (argv.includes('--version') && argv.every((a) => a === '--version' || a === '--json')) {
+      process.stdout.write(json ? `${JSON.stringify({ version: VERSION })}\n` : `posthorn ${VERSION}\n`);
       return 0;
     }
-    const { command, args } = findCommand(positionals);
+    const { positionals, options, given } = parseArgv(argv);
+    if (options.help || positionals.length === 0) {
+      const { USAGE, commandUsage } = await import('./usage.js');
+      const text = positionals.length === 0 ? USAGE : commandUsage(helpWords(positionals));
+      if (text === undefined) throw new CommandError(`no help for "${positionals.join(' ')}"`);
+      process.stdout.write(json ? `${JSON.stringify({ usage: text })}\n` : `${text}\n`);
+      return 0;
+    }
+    const { entry, args } = findCommand(positionals);
+    const command = await entry.load();
     const refused = given.find((o) => !GLOBAL_OPTIONS.includes(o) && !command.options.includes(o));
     if (refused !== undefined) throw new UsageError(`${command.words} does not take --${refused}`);
     checkArgs(command, args);
     // After parsing, so --help and usage errors work whatever the environment holds.
-    const config = loadConfig(process.env);
+    config = loadConfig(process.env);
+    for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`posthorn: warning: ${warning}\n`);
     const out = await command.run({ config, args, options }, { json });
     if (typeof out === 'number') return out;
     process.stdout.write(json ? `${JSON.stringify(out.json, null, 2)}\n` : `${out.text}\n`);
@@ -124,14 +124,24 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`posthorn: ${oneLine(out.failure)}\n`);
     return 1;
   } catch (err) {
-    return refuse(err, json);
+    return refuse(err, json, config);
   }
 }
 
-function findCommand(positionals: string[]): { command: Command; args: string[] } {
-  for (const command of COMMANDS) {
-    const words = command.words.split(' ');
-    if (words.every((w, i) => positionals[i] === w)) return { command, args: positionals.slice(words.length) };
+/** The command (`domain add`) or group (`domain`) that `posthorn WORDS --help` asks about. */
+function helpWords(positionals: string[]): string {
+  try {
+    return findCommand(positionals).entry.words;
+  } catch (err) {
+    if (!COMMANDS.some((c) => c.words.startsWith(`${positionals[0]} `))) throw err;
+    return positionals[0]!;
+  }
+}
+
+function findCommand(positionals: string[]): { entry: CommandEntry; args: string[] } {
+  for (const entry of COMMANDS) {
+    const words = entry.words.split(' ');
+    if (words.every((w, i) => positionals[i] === w)) return { entry, args: positionals.slice(words.length) };
   }
   const two = positionals.slice(0, 2).join(' ');
   if (NOT_BUILT_YET.includes(two)) throw new CommandError(`"posthorn ${two}" is not built yet in this release`);
@@ -151,8 +161,11 @@ function checkArgs(command: Command, args: string[]): void {
     throw new UsageError(`unexpected argument "${args[command.args.length]}" for ${command.words}`);
 }
 
-function refuse(err: unknown, json: boolean): number {
+function refuse(err: unknown, json: boolean, config: Readonly<Config> | undefined): number {
+  // A start-up failure (database, port, certificate) named with its setting and the fix.
+  const explained = config === undefined ? undefined : explainFailure(err, config);
   const expected =
+    explained !== undefined ||
     err instanceof UsageError ||
     err instanceof RefusedError ||
     err instanceof CommandError ||
@@ -160,11 +173,13 @@ function refuse(err: unknown, json: boolean): number {
   const reason = oneLine(
     err instanceof UsageError
       ? `${err.message}; see posthorn --help`
-      : err instanceof RefusedError
-        ? refusalLine(err)
-        : expected
-          ? (err as Error).message
-          : `unexpected error: ${describe(err)}`,
+      : explained !== undefined
+        ? explained
+        : err instanceof RefusedError
+          ? refusalLine(err)
+          : expected
+            ? (err as Error).message
+            : `unexpected error: ${describe(err)}`,
   );
   if (json) process.stdout.write(`${JSON.stringify({ error: reason })}\n`);
   process.stderr.write(`posthorn: ${reason}\n`);

@@ -81,3 +81,36 @@ Options:
 
 Configuration comes from POSTHORN_* environment variables (and POSTHORN_CONFIG_FILE).
 Exit status: 0 success, 1 refused or failed, 2 bad usage.`;
+
+/** The Commands section of USAGE, one entry per command line with its continuation lines. */
+function usageEntries(): string[][] {
+  const lines = USAGE.slice(USAGE.indexOf('Commands:\n') + 'Commands:\n'.length, USAGE.indexOf('\n\nOptions:')).split(
+    '\n',
+  );
+  const entries: string[][] = [];
+  for (const line of lines) {
+    // A command starts two spaces in; its continuation lines are indented to the description column.
+    if (/^ {2}\S/.test(line)) entries.push([line]);
+    else entries.at(-1)?.push(line);
+  }
+  return entries;
+}
+
+/**
+ * `posthorn COMMAND --help`: the USAGE lines of the commands named `words` (`domain set` has two;
+ * a group such as `domain` lists all of its commands), and the options every command takes.
+ * Undefined when USAGE has no line for them.
+ */
+export function commandUsage(words: string): string | undefined {
+  const prefix = words;
+  const matching = usageEntries().filter((entry) => {
+    const synopsis = entry[0]!.trim();
+    return synopsis === prefix || synopsis.startsWith(`${prefix} `);
+  });
+  if (matching.length === 0) return undefined;
+  return (
+    `Usage: posthorn ${prefix} [arguments] [--json]\n\n${matching.flat().join('\n')}\n\n` +
+    `Options every command takes:\n  --json       print exactly one JSON document on stdout (logs go to stderr)\n` +
+    `  -h, --help   show this help\n\nExit status: 0 success, 1 refused or failed, 2 bad usage.`
+  );
+}

@@ -56,3 +56,53 @@ export function renderConfigDocs(): string {
   ];
   return lines.join('\n');
 }
+
+const DEFAULT_OF = new Map(CONFIG_SCHEMA.map((e) => [e.env, cell(e.defaultText)]));
+
+/** The default of each POSTHORN_* variable `text` names, once when they agree. */
+function defaultsOf(text: string): string | undefined {
+  const names = text.match(/POSTHORN_[A-Z0-9_]+/g) ?? [];
+  const defaults = [...new Set(names.map((n) => DEFAULT_OF.get(n)).filter((d) => d !== undefined))];
+  return defaults.length === 0 ? undefined : defaults.join(', ');
+}
+
+const TABLE_START = '<!-- defaults: generated from src/config/schema.ts by `npm run docs:config` -->';
+const TABLE_END = '<!-- end of generated defaults -->';
+
+/**
+ * `markdown` (README.md, docs/webhooks.md) with every default it quotes taken from CONFIG_SCHEMA,
+ * so the prose cannot drift from the code: the `default` column of each table between TABLE_START
+ * and TABLE_END, and each inline "`POSTHORN_X` (default …)". Pure: the docs test compares it with
+ * the committed files, and `npm run docs:config` writes it.
+ */
+export function syncDocDefaults(markdown: string): string {
+  const tables = markdown.replace(
+    new RegExp(`${escape(TABLE_START)}\\n([\\s\\S]*?)${escape(TABLE_END)}`, 'g'),
+    (_all, table: string) => `${TABLE_START}\n${syncTable(table)}${TABLE_END}`,
+  );
+  return tables.replace(/`(POSTHORN_[A-Z0-9_]+)` \(default (?:[^()]|\([^()]*\))*\)/g, (all, name: string) => {
+    const d = DEFAULT_OF.get(name);
+    return d === undefined ? all : `\`${name}\` (default ${d})`;
+  });
+}
+
+function syncTable(table: string): string {
+  const lines = table.split('\n');
+  const header = (lines[0] ?? '').split('|').map((c) => c.trim());
+  const column = header.indexOf('default');
+  if (column < 0) return table;
+  return lines
+    .map((line, i) => {
+      if (i < 2 || !line.startsWith('|')) return line;
+      const cells = line.split(/(?<!\\)\|/);
+      const d = defaultsOf(cells[1] ?? '');
+      if (d === undefined) return line;
+      cells[column] = ` ${d} `;
+      return cells.join('|');
+    })
+    .join('\n');
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -62,10 +62,14 @@ export async function readOperatorFiles(
   clock: Clock,
 ): Promise<TlsMaterial> {
   const cert = await readFile(certPath, 'utf8').catch((err: Error) => {
-    throw new ConfigError(`POSTHORN_TLS_CERT: cannot read ${certPath}: ${err.message}`);
+    throw new ConfigError(
+      `POSTHORN_TLS_CERT: cannot read ${certPath}: ${err.message}; point POSTHORN_TLS_CERT at a PEM certificate this user can read`,
+    );
   });
   const key = await readFile(keyPath, 'utf8').catch((err: Error) => {
-    throw new ConfigError(`POSTHORN_TLS_KEY: cannot read ${keyPath}: ${err.message}`);
+    throw new ConfigError(
+      `POSTHORN_TLS_KEY: cannot read ${keyPath}: ${err.message}; point POSTHORN_TLS_KEY at a PEM private key this user can read`,
+    );
   });
   let x509: X509Certificate;
   try {
@@ -79,7 +83,10 @@ export async function readOperatorFiles(
   } catch {
     throw new ConfigError(`POSTHORN_TLS_KEY: ${keyPath} is not a PEM private key (an encrypted key is not supported)`);
   }
-  if (!matches) throw new ConfigError(`POSTHORN_TLS_KEY: ${keyPath} is not the key of the certificate in ${certPath}`);
+  if (!matches)
+    throw new ConfigError(
+      `POSTHORN_TLS_KEY: ${keyPath} is not the key of the certificate in ${certPath}; set POSTHORN_TLS_CERT and POSTHORN_TLS_KEY to files of the same pair`,
+    );
   // The operator's certificate is theirs to renew: warn, but serving it beats refusing to start.
   if (Date.parse(x509.validTo) <= clock.now())
     log.warn({ certPath, validTo: x509.validTo }, 'the TLS certificate in POSTHORN_TLS_CERT has expired');

@@ -9,7 +9,7 @@ const CLI_TIMEOUT_MS = 60_000;
 
 /**
  * process.env without POSTHORN_* (a developer's own settings must not leak into tests), then
- * `defaults`, then `env`.
+ * `defaults`, then `env`. POSTHORN_FROM_SOURCE=1 always: children run src/, never a stale dist/.
  */
 export function childEnv(defaults: Record<string, string>, env: Record<string, string>): Record<string, string> {
   const inherited = Object.fromEntries(
@@ -17,7 +17,7 @@ export function childEnv(defaults: Record<string, string>, env: Record<string, s
       (e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('POSTHORN_'),
     ),
   );
-  return { ...inherited, ...defaults, ...env };
+  return { ...inherited, POSTHORN_FROM_SOURCE: '1', ...defaults, ...env };
 }
 
 export interface CliResult {

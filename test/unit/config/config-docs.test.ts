@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/config/load.js';
-import { renderConfigDocs } from '../../../src/config/render-config-docs.js';
+import { renderConfigDocs, syncDocDefaults } from '../../../src/config/render-config-docs.js';
 import { CONFIG_SCHEMA } from '../../../src/config/schema.js';
 
 /** The variables operators have been promised from the start; the schema may add more, never drop one. */
@@ -39,6 +39,30 @@ test('docs/config.md is what renderConfigDocs() generates', () => {
     committed === renderConfigDocs(),
     'docs/config.md is out of date with src/config/schema.ts: run `npm run docs:config`',
   );
+});
+
+for (const doc of ['README.md', 'docs/webhooks.md']) {
+  test(`the defaults ${doc} quotes are the schema's`, () => {
+    const committed = readFileSync(new URL(`../../../${doc}`, import.meta.url), 'utf8');
+    assert.ok(
+      committed === syncDocDefaults(committed),
+      `${doc} quotes a default that is not src/config/schema.ts's: run \`npm run docs:config\``,
+    );
+  });
+}
+
+test('syncDocDefaults() rewrites a stale default, in a marked table and inline', () => {
+  const stale = [
+    '<!-- defaults: generated from src/config/schema.ts by `npm run docs:config` -->',
+    '| variable | default | meaning |',
+    '|---|---|---|',
+    '| `POSTHORN_WEBHOOK_CONCURRENCY` | `128` | POSTs in flight |',
+    '<!-- end of generated defaults -->',
+    'Up to `POSTHORN_WEBHOOK_CONCURRENCY` (default `128`) at once.',
+  ].join('\n');
+  const synced = syncDocDefaults(stale);
+  assert.match(synced, /\| `POSTHORN_WEBHOOK_CONCURRENCY` \| `512` \| POSTs in flight \|/);
+  assert.match(synced, /`POSTHORN_WEBHOOK_CONCURRENCY` \(default `512`\) at once/);
 });
 
 test('renderConfigDocs() is deterministic', () => {
