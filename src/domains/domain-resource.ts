@@ -38,6 +38,8 @@ export interface DomainResource {
   records: RecordState[];
   tracking: TrackingDefaults;
   ed25519: boolean;
+  /** The sandbox domain: verified without DNS, its mail kept in the sandbox mailbox (sandbox mode only). */
+  sandbox: boolean;
   complaint_rate: ComplaintRate;
   month: { accepted: number; quota: number | null };
 }
@@ -118,6 +120,7 @@ export async function domainResource(
     records: recordStates(deps.config, d),
     tracking: trackingDefaults(d),
     ed25519: d.ed25519_private_key !== null,
+    sandbox: d.sandbox === 1,
     complaint_rate: await complaintRate(deps.db, d.id, now),
     month: month ?? (await accountMonth(deps, d.account_id, now)),
   };

@@ -158,6 +158,7 @@ for (const dialect of testDialects()) {
           role,
           account: 'acme',
           totp_enabled: false,
+          sandbox: false,
           csrf_token: null,
         });
         assert.equal(me.headers.get('cache-control'), 'no-store');

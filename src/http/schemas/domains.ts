@@ -74,6 +74,10 @@ export const Domain = Type.Object(
     ed25519: Type.Boolean({
       description: 'Messages are also signed with Ed25519 (RFC 8463); its record is then among `records`',
     }),
+    sandbox: Type.Boolean({
+      description:
+        'The sandbox domain (sandbox mode only): verified without DNS; its mail is kept in the sandbox mailbox, never sent',
+    }),
     complaint_rate: ComplaintRate,
     month: Type.Object(
       {
