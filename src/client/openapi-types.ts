@@ -973,6 +973,8 @@ export interface components {
         accepted: number;
         /** @description The account's monthly quota; null is unlimited */
         quota: number | null;
+        /** @description Recipients this domain had accepted this calendar month (UTC): its share of `accepted` */
+        domain_accepted: number;
       };
     };
   };

@@ -78,6 +78,12 @@ for (const dialect of testDialects()) {
         JSON.stringify(verdicts),
       );
 
+      // The domain's own month counts the three test messages' recipients.
+      const domain = await api
+        .client(viewer)
+        .GET('/v1/domains/{domain}', { params: { path: { domain: SENDER_DOMAIN } } });
+      assert.equal(domain.data!.month.domain_accepted, 3);
+
       const audit = await auditEntries(api, admin, 'domain.test_send');
       assert.deepEqual(
         audit.map((e) => e.target),

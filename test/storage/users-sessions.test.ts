@@ -125,6 +125,7 @@ for (const dialect of testDialects()) {
           role: 'viewer',
           account: 'acme',
           totp_enabled: false,
+          sandbox: false,
           csrf_token: undefined,
         },
       );

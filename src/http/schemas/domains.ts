@@ -88,6 +88,10 @@ export const Domain = Type.Object(
         quota: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
           description: "The account's monthly quota; null is unlimited",
         }),
+        domain_accepted: Type.Integer({
+          minimum: 0,
+          description: 'Recipients this domain had accepted this calendar month (UTC): its share of `accepted`',
+        }),
       },
       { additionalProperties: false, description: 'The account’s month against its quota (the quota is account-wide)' },
     ),

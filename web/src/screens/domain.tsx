@@ -41,8 +41,9 @@ export function DomainScreen({ name, canWrite }: { name: string; canWrite: boole
         {d.name} <Badge value={d.status} />
       </h1>
       <p class="muted">
-        Added {when(d.created_at)} · verified {when(d.verified_at)} · this month {d.month.accepted.toLocaleString('en')}
-        {d.month.quota !== null ? ` of ${d.month.quota.toLocaleString('en')}` : ''} · complaint rate{' '}
+        Added {when(d.created_at)} · verified {when(d.verified_at)} · this month{' '}
+        {d.month.domain_accepted.toLocaleString('en')} (the account: {d.month.accepted.toLocaleString('en')}
+        {d.month.quota !== null ? ` of ${d.month.quota.toLocaleString('en')}` : ''}) · complaint rate{' '}
         {percent(d.complaint_rate.rate)}
       </p>
       <nav class="sections" aria-label="Sections of this domain">
