@@ -2,14 +2,18 @@
 // 1280 px, for the README (Dashboard). It runs the real server on a fresh SQLite database with a
 // little data (a verified domain checked against a loopback DNS server, a few sends, an SMTP
 // login, a pending domain, the starter templates) and drives Debian's Chromium through the
-// screens as the browser tests do.
-import { mkdirSync } from 'node:fs';
+// screens as the browser tests do. The Sandbox mailbox is shot on a second server, started in
+// sandbox mode as `npm start` starts it, after a test message sent from the sandbox domain's screen.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createResolver } from '../src/domains/create-resolver.js';
 import { recordNotice } from '../src/notices/record-notice.js';
 import { EXAMPLE_TEMPLATES } from '../src/templates/examples/index.js';
 import { startApiHarness } from '../test/helpers/api-harness.js';
 import { startDnsServer } from '../test/helpers/dns-server.js';
 import { launchBrowser, openPage, signInWithToken } from '../test/helpers/browser.js';
+import { startServer } from '../test/helpers/spawn-server.js';
 
 const OUT = 'docs/screenshots';
 mkdirSync(OUT, { recursive: true });
@@ -147,9 +151,55 @@ try {
   await page.getByRole('heading', { level: 1, name: domain }).waitFor();
   await page.screenshot({ path: `${OUT}/domain-390px.png` });
   console.log(`${OUT}/domain-390px.png`);
+  await sandboxScreens();
 } finally {
   await context.close();
   await browser.close();
   await api.close();
   await dns.close();
+}
+
+/** The sandbox: its domain's Send a test message form, the Sandbox mailbox, and a kept message rendered. */
+async function sandboxScreens(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'posthorn-screenshots-'));
+  const server = await startServer({ POSTHORN_SANDBOX: '1', POSTHORN_DATA_DIR: dataDir });
+  const sandbox = await openPage(browser, server.url);
+  try {
+    const deadline = Date.now() + 15_000;
+    while (!/Password:\s+\S+/.test(server.stdout()) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    const password = /Password:\s+(\S+)/.exec(server.stdout())![1]!;
+    const p = sandbox.page;
+    await p.goto('/login');
+    await p.getByLabel('Email', { exact: true }).fill('demo@sandbox.posthorn.test');
+    await p.getByLabel('Password', { exact: true }).fill(password);
+    await p.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await p.getByRole('navigation', { name: 'Main', exact: true }).waitFor();
+    await p.goto('/transactional/sandbox.posthorn.test');
+    const form = p.getByRole('region', { name: 'Send a test message' });
+    for (const [to, subject] of [
+      ['you@example.com', 'Your receipt'],
+      ['open@example.com', 'Welcome to Posthorn'],
+    ] as const) {
+      await form.getByLabel('To').fill(to);
+      await form.getByLabel('Subject').fill(subject);
+      await form.getByRole('button', { name: 'Send test message' }).click();
+      await form.getByRole('status').filter({ hasText: to }).waitFor();
+    }
+    await form.screenshot({ path: `${OUT}/sandbox-test-send.png` });
+    console.log(`${OUT}/sandbox-test-send.png`);
+    await p.goto('/sandbox');
+    await p.getByRole('link', { name: 'Welcome to Posthorn' }).waitFor({ timeout: 20_000 });
+    await p.getByRole('link', { name: 'Your receipt' }).waitFor({ timeout: 20_000 });
+    await p.screenshot({ path: `${OUT}/sandbox-mailbox.png`, fullPage: true });
+    console.log(`${OUT}/sandbox-mailbox.png`);
+    await p.getByRole('link', { name: 'Welcome to Posthorn' }).click();
+    await p.frameLocator('iframe.email-frame').getByRole('heading', { name: 'Welcome to Posthorn' }).waitFor();
+    await p.screenshot({ path: `${OUT}/sandbox-message.png`, fullPage: true });
+    console.log(`${OUT}/sandbox-message.png`);
+  } finally {
+    await sandbox.context.close();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

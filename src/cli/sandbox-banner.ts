@@ -48,7 +48,7 @@ export function sandboxBanner(w: SandboxWelcome): string {
     '',
     sandboxCurl(w),
     '',
-    'Sandbox mail never leaves this machine; read it with: posthorn sandbox list',
+    "Sandbox mail never leaves this machine; read it in the dashboard's Sandbox mailbox or with: posthorn sandbox list",
     `Special recipients (any domain) play out each outcome: ${[...SANDBOX_BEHAVIOURS, ...SANDBOX_TRIGGERS].map((b) => `${b.prefix}@`).join(' ')}`,
     'Watch the events arrive: posthorn webhook set ' + w.domain + ' http://127.0.0.1:9000/hook',
     'A new key: posthorn key create ' + w.domain,

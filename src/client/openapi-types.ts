@@ -768,6 +768,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/sandbox/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The sandbox mailbox
+     * @description In sandbox mode, the messages the sandbox kept instead of sending them, for the account’s domains, newest first, a page at a time (`posthorn sandbox list`). Outside sandbox mode there is no mailbox: 404.
+     */
+    get: operations['listSandboxMessages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/sandbox/messages/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One kept message
+     * @description One message of the sandbox mailbox with its HTML and plain-text bodies decoded, for reading. Its bytes as signed are at `/raw`.
+     */
+    get: operations['getSandboxMessage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/sandbox/messages/{id}/raw': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A kept message’s raw source
+     * @description The message byte for byte as the sandbox received it, DKIM-signed (`posthorn sandbox show ID`).
+     */
+    get: operations['getSandboxMessageRaw'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}/test-send': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test message
+     * @description Sends a short test message from the domain to one recipient, through the same submit pipeline as `POST /v1/send` (every check, the quota and the rate limit apply; it counts like any message), so an account token or a dashboard admin can try a domain without a sending key. Any domain of the account that can send; from `hello@sandbox.posthorn.test` on the sandbox domain, `test@{domain}` on others. Outside the sandbox the message really goes out. In the sandbox the recipient's local part picks the outcome: `bounce@` (hard bounce: failed, address suppressed); `block@` (policy block: failed with bounce_class block, not suppressed); `defer@` (deferred once, then delivered on the retry); `open@` (delivered, then opened (after the prefetch window, so not flagged automated)); `click@` (delivered, opened, then the first tracked link clicked); `unsubscribe@` (delivered, then unsubscribed with the one-click POST (RFC 8058): suppressed); `complain@` (delivered, then reported as spam through an ARF feedback-loop report (RFC 5965): complained, suppressed). Recorded in the audit log as `domain.test_send`.
+     */
+    post: operations['testSend'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -856,6 +936,8 @@ export interface components {
       };
       /** @description Messages are also signed with Ed25519 (RFC 8463); its record is then among `records` */
       ed25519: boolean;
+      /** @description The sandbox domain (sandbox mode only): verified without DNS; its mail is kept in the sandbox mailbox, never sent */
+      sandbox: boolean;
       /** @description The rolling complaint rate: complaints over deliveries, 30 days */
       complaint_rate: {
         /** @description `complained` events in the window */
@@ -891,6 +973,8 @@ export interface components {
         accepted: number;
         /** @description The account's monthly quota; null is unlimited */
         quota: number | null;
+        /** @description Recipients this domain had accepted this calendar month (UTC): its share of `accepted` */
+        domain_accepted: number;
       };
     };
   };
@@ -2410,6 +2494,8 @@ export interface operations {
             account: string;
             /** @description Whether two-factor sign-in is on (always false for an account token) */
             totp_enabled: boolean;
+            /** @description The server runs in sandbox mode: mail is kept in the sandbox mailbox (`GET /v1/sandbox/messages`) */
+            sandbox: boolean;
             /**
              * @description Send it back in the `X-CSRF-Token` header on every request of the session that changes something; null for an account token, whose requests need none.
              * @example kq3Vx0o2cJ8m1mE9VgXx0b1S1h0oQ1cS5m9b8PZ6eF4
@@ -2516,6 +2602,8 @@ export interface operations {
             account: string;
             /** @description Whether two-factor sign-in is on (always false for an account token) */
             totp_enabled: boolean;
+            /** @description The server runs in sandbox mode: mail is kept in the sandbox mailbox (`GET /v1/sandbox/messages`) */
+            sandbox: boolean;
             /**
              * @description Send it back in the `X-CSRF-Token` header on every request of the session that changes something; null for an account token, whose requests need none.
              * @example kq3Vx0o2cJ8m1mE9VgXx0b1S1h0oQ1cS5m9b8PZ6eF4
@@ -6453,6 +6541,455 @@ export interface operations {
       };
       /** @description `payload_too_large`: the body is over 10 MiB ([more](/docs/errors#payload_too_large)) */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `server_busy`: the server is at its limit of request bodies being received; `Retry-After` says when to retry ([more](/docs/errors#server_busy)) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listSandboxMessages: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Newest first */
+            messages: {
+              /**
+               * @description The kept message’s id
+               * @example sbx_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+               */
+              id: string;
+              /**
+               * @description The id of the message it was delivered for (its events carry it)
+               * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+               */
+              message_id: string;
+              /**
+               * @description The envelope sender it was delivered with: the signed return path on the bounce host
+               * @example b-grp_01jd8x4y2z3a4b5c6d7e8f9g0h.ab12cd34@bounce.sandbox.posthorn.test
+               */
+              mail_from: string;
+              /**
+               * @description The envelope recipients the sandbox accepted in this delivery
+               * @example [
+               *       "bounce@example.com"
+               *     ]
+               */
+              to: string[];
+              /**
+               * @description The From header
+               * @example hello@sandbox.posthorn.test
+               */
+              from: string;
+              /**
+               * @description The Subject header, decoded
+               * @example Hello from Posthorn
+               */
+              subject: string;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              received_at: string;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getSandboxMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The kept message’s id, `sbx_…`
+         * @example sbx_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The kept message’s id
+             * @example sbx_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+             */
+            id: string;
+            /**
+             * @description The id of the message it was delivered for (its events carry it)
+             * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+             */
+            message_id: string;
+            /**
+             * @description The envelope sender it was delivered with: the signed return path on the bounce host
+             * @example b-grp_01jd8x4y2z3a4b5c6d7e8f9g0h.ab12cd34@bounce.sandbox.posthorn.test
+             */
+            mail_from: string;
+            /**
+             * @description The envelope recipients the sandbox accepted in this delivery
+             * @example [
+             *       "bounce@example.com"
+             *     ]
+             */
+            to: string[];
+            /**
+             * @description The From header
+             * @example hello@sandbox.posthorn.test
+             */
+            from: string;
+            /**
+             * @description The Subject header, decoded
+             * @example Hello from Posthorn
+             */
+            subject: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            received_at: string;
+            /** @description The raw message’s size in bytes, as signed */
+            size: number;
+            /** @description The HTML body, decoded; null when the message has none */
+            html: string | null;
+            /** @description The plain-text body, decoded; null when the message has none */
+            text: string | null;
+          };
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getSandboxMessageRaw: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The kept message’s id, `sbx_…`
+         * @example sbx_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The message byte for byte as the sandbox received it: DKIM-signed, tracking URLs in place (RFC 5322, served as `message/rfc822`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'message/rfc822': string;
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  testSend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description One recipient. In the sandbox its local part picks the outcome: `bounce@`, `block@`, `defer@`, `open@`, `click@`, `unsubscribe@`, `complain@` (any other address is delivered).
+           * @example bounce@example.com
+           */
+          to: string;
+          /**
+           * @description The subject; `Test message from Posthorn` when left out
+           * @example Hello from Posthorn
+           */
+          subject?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H",
+           *       "status": "queued",
+           *       "dkim": "signed",
+           *       "dmarc": "aligned"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description The message id every event of the message carries.
+             * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+             */
+            id: string;
+            /** @enum {string} */
+            status: 'queued';
+            /** @enum {string} */
+            dkim: 'signed';
+            /** @enum {string} */
+            dmarc: 'aligned';
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)); `domain_unverified`: the domain has not passed verification ([more](/docs/errors#domain_unverified)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `recipient_suppressed`: a recipient is on the account's suppression list ([more](/docs/errors#recipient_suppressed)) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: over a rate limit; `Retry-After` says when to retry ([more](/docs/errors#rate_limited)); `quota_exceeded`: over the account's monthly quota; `Retry-After` points at the next month ([more](/docs/errors#quota_exceeded)) */
+      429: {
         headers: {
           [name: string]: unknown;
         };

@@ -38,8 +38,10 @@ export interface DomainResource {
   records: RecordState[];
   tracking: TrackingDefaults;
   ed25519: boolean;
+  /** The sandbox domain: verified without DNS, its mail kept in the sandbox mailbox (sandbox mode only). */
+  sandbox: boolean;
   complaint_rate: ComplaintRate;
-  month: { accepted: number; quota: number | null };
+  month: { accepted: number; quota: number | null; domain_accepted: number };
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -102,11 +104,28 @@ export async function accountMonth(
   return { accepted: Number(volume?.count ?? 0), quota: quota === null ? null : Number(quota) };
 }
 
+/**
+ * The domain's own recipients accepted this calendar month (UTC): its `accepted-by-system` events,
+ * counted on the (domain, event, time) index. The quota's count is the account's (accountMonth).
+ */
+async function domainMonth(deps: Pick<Deps, 'db'>, domainId: string, now: number): Promise<number> {
+  const start = new Date(now);
+  const from = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), 1);
+  const row = await deps.db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('domain_id', '=', domainId)
+    .where('event', '=', 'accepted-by-system')
+    .where('occurred_at', '>=', from)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** A domain row as the management API's domain object; `month` is given when several domains share it. */
 export async function domainResource(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   d: DomainTable,
-  month?: DomainResource['month'],
+  month?: Omit<DomainResource['month'], 'domain_accepted'>,
 ): Promise<DomainResource> {
   const now = deps.clock.now();
   return {
@@ -118,7 +137,11 @@ export async function domainResource(
     records: recordStates(deps.config, d),
     tracking: trackingDefaults(d),
     ed25519: d.ed25519_private_key !== null,
+    sandbox: d.sandbox === 1,
     complaint_rate: await complaintRate(deps.db, d.id, now),
-    month: month ?? (await accountMonth(deps, d.account_id, now)),
+    month: {
+      ...(month ?? (await accountMonth(deps, d.account_id, now))),
+      domain_accepted: await domainMonth(deps, d.id, now),
+    },
   };
 }

@@ -18,6 +18,7 @@ import { trackingRoutes } from './routes/tracking.js';
 import { createSubmitPipeline, type SubmitPipeline } from '../send/submit.js';
 import { authorize } from './authorize.js';
 import { registerOpenApi, requestAjv } from './openapi.js';
+import { sandboxRoutes } from './routes/sandbox.js';
 import { validationApiError } from './validation-error.js';
 import { parseJsonBody } from './json-body.js';
 import { openApiRoute } from './routes/openapi.js';
@@ -244,6 +245,7 @@ export function buildApp(
   app.register(noticeRoutes(deps));
   app.register(dashboardRoutes());
   app.register(suppressionRoutes(deps));
+  app.register(sandboxRoutes(deps, pipeline));
   return app;
 }
 

@@ -73,6 +73,7 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
         { name: 'Templates', description: 'Versioned Handlebars templates to send by name, and their previews.' },
         { name: 'Account', description: 'Usage, quota and the audit log.' },
         { name: 'Users', description: 'Dashboard sign-in, two-factor sign-in, users and account tokens.' },
+        { name: 'Sandbox', description: 'The sandbox mailbox, and test messages from a domain.' },
         { name: 'Meta', description: 'This document.' },
       ],
     },

@@ -78,7 +78,7 @@ for (const dialect of testDialects()) {
       assert.deepEqual(data!.tracking, { opens: false, clicks: false, unsubscribe: false });
       assert.equal(data!.ed25519, false);
       assert.equal(data!.complaint_rate.rate, null);
-      assert.deepEqual(data!.month, { accepted: 0, quota: 1000 });
+      assert.deepEqual(data!.month, { accepted: 0, quota: 1000, domain_accepted: 0 });
 
       const [entry] = await auditEntries(api, admin, 'domain.add');
       assert.deepEqual(

@@ -125,6 +125,7 @@ for (const dialect of testDialects()) {
           role: 'viewer',
           account: 'acme',
           totp_enabled: false,
+          sandbox: false,
           csrf_token: undefined,
         },
       );
@@ -158,6 +159,7 @@ for (const dialect of testDialects()) {
           role,
           account: 'acme',
           totp_enabled: false,
+          sandbox: false,
           csrf_token: null,
         });
         assert.equal(me.headers.get('cache-control'), 'no-store');

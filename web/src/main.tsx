@@ -13,6 +13,7 @@ import { Settings } from './screens/settings';
 import { Notices } from './screens/notices';
 import { Suppressions } from './screens/suppressions';
 import { TemplateScreen, Templates } from './screens/templates';
+import { SandboxMailbox, SandboxMessageScreen } from './screens/sandbox';
 
 const NAV: [string, string][] = [
   ['/transactional', 'Transactional'],
@@ -24,6 +25,9 @@ const NAV: [string, string][] = [
   ['/audit', 'Audit log'],
   ['/settings', 'Settings'],
 ];
+
+/** Only in sandbox mode (docs/dashboard.md, Sandbox mailbox). */
+const SANDBOX_NAV: [string, string] = ['/sandbox', 'Sandbox mailbox'];
 
 function App() {
   const path = usePath();
@@ -83,6 +87,8 @@ function Screen({ path, session }: { path: string; session: Session }) {
       );
     case 'notices':
       return <Notices query={query} />;
+    case 'sandbox':
+      return parts[1] !== undefined ? <SandboxMessageScreen id={parts[1]} /> : <SandboxMailbox />;
     default:
       return (
         <section>
@@ -121,7 +127,7 @@ function Layout(props: { session: Session; path: string; onSignOut: () => void; 
       </header>
       <nav class="side" aria-label="Main">
         <ul>
-          {NAV.map(([href, label]) => (
+          {(props.session.sandbox ? [...NAV.slice(0, 1), SANDBOX_NAV, ...NAV.slice(1)] : NAV).map(([href, label]) => (
             <li key={href}>
               <a
                 href={href}

@@ -160,7 +160,7 @@ export function userRoutes(deps: Deps): FastifyPluginAsyncTypebox {
           case 'signed_in':
             reply.header('Set-Cookie', sessionCookie(result.sessionId));
             reply.header('Cache-Control', 'no-store');
-            return view(result.session);
+            return { ...view(result.session), sandbox: deps.config.sandbox };
         }
       },
     );
@@ -181,7 +181,8 @@ export function userRoutes(deps: Deps): FastifyPluginAsyncTypebox {
       async (req, reply) => {
         reply.header('Cache-Control', 'no-store');
         const caller = req.caller as Caller;
-        return caller.kind === 'token' ? tokenCallerView(caller.token) : view(sessionOf(req));
+        const who = caller.kind === 'token' ? tokenCallerView(caller.token) : view(sessionOf(req));
+        return { ...who, sandbox: deps.config.sandbox };
       },
     );
 

@@ -74,6 +74,10 @@ export const Domain = Type.Object(
     ed25519: Type.Boolean({
       description: 'Messages are also signed with Ed25519 (RFC 8463); its record is then among `records`',
     }),
+    sandbox: Type.Boolean({
+      description:
+        'The sandbox domain (sandbox mode only): verified without DNS; its mail is kept in the sandbox mailbox, never sent',
+    }),
     complaint_rate: ComplaintRate,
     month: Type.Object(
       {
@@ -83,6 +87,10 @@ export const Domain = Type.Object(
         }),
         quota: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
           description: "The account's monthly quota; null is unlimited",
+        }),
+        domain_accepted: Type.Integer({
+          minimum: 0,
+          description: 'Recipients this domain had accepted this calendar month (UTC): its share of `accepted`',
         }),
       },
       { additionalProperties: false, description: 'The account’s month against its quota (the quota is account-wide)' },

@@ -48,6 +48,9 @@ export const SessionView = Type.Object(
     role: Role,
     account: Type.String({ description: 'The account the user or token belongs to', examples: ['acme'] }),
     totp_enabled: Type.Boolean({ description: 'Whether two-factor sign-in is on (always false for an account token)' }),
+    sandbox: Type.Boolean({
+      description: 'The server runs in sandbox mode: mail is kept in the sandbox mailbox (`GET /v1/sandbox/messages`)',
+    }),
     csrf_token: Type.Union([Type.String(), Type.Null()], {
       description:
         'Send it back in the `X-CSRF-Token` header on every request of the session that changes something; null for an account token, whose requests need none.',

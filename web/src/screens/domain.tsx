@@ -41,20 +41,116 @@ export function DomainScreen({ name, canWrite }: { name: string; canWrite: boole
         {d.name} <Badge value={d.status} />
       </h1>
       <p class="muted">
-        Added {when(d.created_at)} · verified {when(d.verified_at)} · this month {d.month.accepted.toLocaleString('en')}
-        {d.month.quota !== null ? ` of ${d.month.quota.toLocaleString('en')}` : ''} · complaint rate{' '}
+        Added {when(d.created_at)} · verified {when(d.verified_at)} · this month{' '}
+        {d.month.domain_accepted.toLocaleString('en')} (the account: {d.month.accepted.toLocaleString('en')}
+        {d.month.quota !== null ? ` of ${d.month.quota.toLocaleString('en')}` : ''}) · complaint rate{' '}
         {percent(d.complaint_rate.rate)}
       </p>
       <nav class="sections" aria-label="Sections of this domain">
         <a href="#dns">DNS records</a> <a href="#api-keys">API keys</a> <a href="#smtp">SMTP credentials</a>{' '}
         <a href="#webhook">Webhook</a> <a href="#tracking">Tracking</a>
+        {canWrite ? <a href="#test-send">Send a test message</a> : null}
       </nav>
+      {d.sandbox ? (
+        <p class="notice" role="note">
+          The sandbox domain is verified and ready to send: its mail never leaves this machine and is kept in the{' '}
+          <a href="/sandbox">Sandbox mailbox</a>.
+        </p>
+      ) : null}
+      {canWrite && d.sandbox ? <TestSend d={d} /> : null}
       <DnsRecords d={d} canWrite={canWrite} onChecked={setFresh} />
       <ApiKeys domain={d.name} status={d.status} canWrite={canWrite} />
       <SmtpCredentials domain={d.name} canWrite={canWrite} />
       <Webhook domain={d.name} canWrite={canWrite} />
       <Tracking d={d} canWrite={canWrite} onSaved={setFresh} />
+      {canWrite && !d.sandbox ? <TestSend d={d} /> : null}
       {canWrite ? <DeleteDomain domain={d.name} /> : null}
+    </section>
+  );
+}
+
+/** The sandbox's special recipients (docs/dashboard.md, Send a test message): the local part picks the outcome. */
+const SPECIAL_RECIPIENTS: [string, string][] = [
+  ['you', 'delivered'],
+  ['bounce', 'hard bounce: failed, suppressed'],
+  ['block', 'policy block: failed, not suppressed'],
+  ['defer', 'deferred once, then delivered'],
+  ['open', 'delivered, then opened'],
+  ['click', 'delivered, opened, then a link clicked'],
+  ['unsubscribe', 'delivered, then unsubscribed: suppressed'],
+  ['complain', 'delivered, then reported as spam: suppressed'],
+];
+
+/**
+ * Send a test message: one short message from the domain through the same checks as the API
+ * (POST /v1/domains/{domain}/test-send), no sending key needed. On the sandbox domain the
+ * recipient's local part picks what happens to it.
+ */
+function TestSend({ d }: { d: Domain }) {
+  const [to, setTo] = useState(d.sandbox ? 'bounce@example.com' : '');
+  const [subject, setSubject] = useState('');
+  const [sent, setSent] = useState<{ id: string; to: string } | null>(null);
+  const act = useAction();
+  return (
+    <section class="card" id="test-send" aria-labelledby="test-send-h">
+      <h2 id="test-send-h">Send a test message</h2>
+      <p class="muted">
+        {d.sandbox
+          ? 'Kept in the Sandbox mailbox, never sent. The local part of the address picks what happens:'
+          : 'A short message from this domain, through every check of the API. It really goes out.'}
+      </p>
+      {d.sandbox ? (
+        <ul class="special-recipients">
+          {SPECIAL_RECIPIENTS.map(([local, what]) => (
+            <li key={local}>
+              <button type="button" class="link" onClick={() => setTo(`${local}@example.com`)}>
+                {local}@…
+              </button>{' '}
+              <span class="muted">{what}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void act.run(async () => {
+            const r = must(
+              await api.POST('/v1/domains/{domain}/test-send', {
+                params: { path: { domain: d.name } },
+                body: subject.trim() === '' ? { to } : { to, subject },
+              }),
+            );
+            setSent({ id: r.id, to });
+          });
+        }}
+      >
+        <Field label="To" name="to" type="email" value={to} onInput={setTo} error={act.error} required />
+        <Field
+          label="Subject"
+          name="subject"
+          value={subject}
+          onInput={setSubject}
+          error={act.error}
+          placeholder="Test message from Posthorn"
+        />
+        <button type="submit" class="primary" disabled={act.busy}>
+          {act.busy ? 'Sending…' : 'Send test message'}
+        </button>
+      </form>
+      {act.error && !['to', 'subject'].includes(act.error.field ?? '') ? <ErrorText error={act.error} /> : null}
+      {sent !== null ? (
+        <p role="status">
+          Queued <code>{sent.id}</code> to {sent.to}.{' '}
+          <a href={`/events/${encodeURIComponent(sent.id)}`}>See its events</a>
+          {d.sandbox ? (
+            <>
+              {' '}
+              · <a href="/sandbox">Open the Sandbox mailbox</a>
+            </>
+          ) : null}
+        </p>
+      ) : null}
     </section>
   );
 }

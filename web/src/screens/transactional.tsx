@@ -22,6 +22,15 @@ export function Transactional({ canWrite }: { canWrite: boolean }) {
         </Empty>
       ) : null}
       {list.data !== undefined && list.data.length > 0 ? (
+        <p>
+          This month the account sent to {list.data[0]!.month.accepted.toLocaleString('en')} recipients
+          {list.data[0]!.month.quota !== null
+            ? ` of its ${list.data[0]!.month.quota.toLocaleString('en')} quota`
+            : ' (no monthly quota)'}
+          ; each domain's share is under <strong>This month</strong>. <a href="/usage">Usage</a> has the days.
+        </p>
+      ) : null}
+      {list.data !== undefined && list.data.length > 0 ? (
         <div class="table-wrap" tabIndex={0}>
           <table>
             <caption class="sr-only">Sending domains</caption>
@@ -42,10 +51,7 @@ export function Transactional({ canWrite }: { canWrite: boolean }) {
                   <td>
                     <Badge value={d.status} />
                   </td>
-                  <td>
-                    {d.month.accepted.toLocaleString('en')}
-                    {d.month.quota !== null ? ` of ${d.month.quota.toLocaleString('en')}` : ''}
-                  </td>
+                  <td>{d.month.domain_accepted.toLocaleString('en')}</td>
                   <td>
                     {percent(d.complaint_rate.rate)}
                     <span class="muted"> (limit {percent(d.complaint_rate.threshold)})</span>

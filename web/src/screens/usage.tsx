@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { navigate } from '../router';
 import { ErrorText, Loading, must, percent, useLoad } from '../ui';
@@ -104,9 +105,23 @@ type Day = { date: string; accepted: number; delivered: number; failed: number; 
 
 /** Grouped bars per day, drawn as inline SVG (no chart library for four series). */
 function Chart({ days }: { days: Day[] }) {
+  // As wide as the card: each day's slot grows to fill it, and never narrows below 24 px (a phone
+  // scrolls the chart sideways instead). Measured, since SVG text must not stretch with a viewBox.
+  const wrap = useRef<HTMLDivElement>(null);
+  const [available, setAvailable] = useState(0);
+  useEffect(() => {
+    const el = wrap.current;
+    if (el === null) return;
+    const measure = (): void => setAvailable(el.clientWidth);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [days.length > 0]);
   if (days.length === 0) return <p class="muted">Nothing sent this month yet.</p>;
   const max = Math.max(1, ...days.flatMap((d) => SERIES.map(([k]) => d[k])));
-  const w = 24;
+  const w = Math.max(24, Math.floor((available - 40) / days.length));
+  const bar = (w - 4) / SERIES.length;
   const width = days.length * w + 40;
   const h = 160;
   return (
@@ -118,7 +133,7 @@ function Chart({ days }: { days: Day[] }) {
           </li>
         ))}
       </ul>
-      <div class="chart-wrap" tabIndex={0}>
+      <div class="chart-wrap" tabIndex={0} ref={wrap}>
         <svg
           viewBox={`0 0 ${width} ${h + 24}`}
           width={width}
@@ -137,7 +152,9 @@ function Chart({ days }: { days: Day[] }) {
               </title>
               {SERIES.map(([k, , color], j) => {
                 const bh = (d[k] / max) * (h - 14);
-                return <rect key={k} x={2 + j * 5} y={h - bh} width="4.5" height={bh} style={{ fill: color }} />;
+                return (
+                  <rect key={k} x={2 + j * bar} y={h - bh} width={bar * 0.9} height={bh} style={{ fill: color }} />
+                );
               })}
               {i % 5 === 0 ? (
                 <text x="0" y={h + 16} class="axis">
