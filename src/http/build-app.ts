@@ -8,6 +8,7 @@ import { refusalApiError } from './refusal.js';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { capConnectionsPerClient } from './connection-cap.js';
 import { bodyGuard, BUDGET_RETRY_AFTER, createBodyBudget, type BodyBudget } from './body-guard.js';
+import { readBody } from './read-body.js';
 import { sendError } from './send-error.js';
 import { BODY_LIMIT } from '../core/limits.js';
 import { healthRoutes } from './routes/health.js';
@@ -111,7 +112,8 @@ export function buildApp(
   // refusal is sent as the final status instead, before the client sends any body.
   app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  // Every body as one Buffer, copied once as it arrives (read-body.ts).
+  app.addContentTypeParser('*', readBody);
   registerOpenApi(app, VERSION);
   // Shared response components are added here, at the root: Fastify gives a plugin that adds a
   // schema of its own a fresh validator from its default factory, which would quietly drop unknown
