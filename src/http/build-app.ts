@@ -10,7 +10,7 @@ import { capConnectionsPerClient } from './connection-cap.js';
 import { bodyGuard, BUDGET_RETRY_AFTER, createBodyBudget, type BodyBudget } from './body-guard.js';
 import { readBody } from './read-body.js';
 import { sendError } from './send-error.js';
-import { BODY_LIMIT } from '../core/limits.js';
+import { BODY_LIMIT, SEND_BODY_LIMIT } from '../core/limits.js';
 import { healthRoutes } from './routes/health.js';
 import { sendRoute } from './routes/send.js';
 import { eventsRoute } from './routes/events.js';
@@ -209,7 +209,14 @@ export function buildApp(
   app.addHook(
     'preParsing',
     bodyGuard({
-      budget: opts.budget ?? createBodyBudget(c.httpBodyBudget),
+      // The top eighth of the budget (at most what leaves room for one send body of the largest
+      // size) is kept for small requests, so large and slow uploads cannot lock them out.
+      budget:
+        opts.budget ??
+        createBodyBudget(
+          c.httpBodyBudget,
+          Math.min(Math.floor(c.httpBodyBudget / 8), c.httpBodyBudget - SEND_BODY_LIMIT),
+        ),
       minRate: c.httpMinBodyRate,
       windowMs: c.httpBodyRateWindow,
     }),
