@@ -537,7 +537,7 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     default: () => 64 * 1024 * 1024,
     defaultText: '`64MB`',
     description:
-      'HTTPS API: request body bytes one process holds at once; a request that would go over gets 503 with `Retry-After` before its body is read. At least 16MB (the largest send body).',
+      'HTTPS API: request body bytes one process holds at once; a request that would go over gets 503 with `Retry-After` before its body is read. An eighth of it is kept for bodies under 64 KiB. At least 16MB (the largest send body).',
   }),
   entry({
     key: 'httpMaxConnectionsPerClient',
