@@ -536,10 +536,13 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     key: 'httpBodyBudget',
     env: 'POSTHORN_HTTP_BODY_BUDGET',
     parse: parseBodyBudget,
-    default: () => 128 * 1024 * 1024,
-    defaultText: '`128MB`',
+    // Room for the five 9 MiB messages the large-message line admits at once (one processed, four
+    // waiting; docs/security.md, Connections and memory) with small requests alongside, so slow
+    // uploads can pin no more memory than that.
+    default: () => 64 * 1024 * 1024,
+    defaultText: '`64MB`',
     description:
-      'HTTPS API: request body bytes one process holds at once; a request that would go over gets 503 with `Retry-After` before its body is read. At least 16MB (the largest send body).',
+      'HTTPS API: request body bytes one process holds at once; a request that would go over gets 503 with `Retry-After` before its body is read. An eighth of it is kept for bodies under 64 KiB. At least 16MB (the largest send body).',
   }),
   entry({
     key: 'httpMaxConnectionsPerClient',

@@ -16,22 +16,38 @@ declare module 'fastify' {
 export interface BodyBudget {
   readonly limit: number;
   inFlight(): number;
-  tryReserve(bytes: number): boolean;
-  release(bytes: number): void;
+  /** `large`: the body is (or has grown to) SMALL_BODY bytes or more, so it may not use the small bodies' share. */
+  tryReserve(bytes: number, large?: boolean): boolean;
+  /** Gives back what tryReserve took, with the same `large`. */
+  release(bytes: number, large?: boolean): void;
 }
 
-export function createBodyBudget(limit: number): BodyBudget {
+/** A body under this many bytes is small: an ordinary API request, which large ones cannot crowd out. */
+export const SMALL_BODY = 64 * 1024;
+
+/**
+ * `smallShare` bytes at the top of the budget are for small bodies only: large and slow uploads
+ * together can fill no more than `limit - smallShare`, so while they hold their part, ordinary
+ * requests (a receipt, a key lookup) still get in instead of a 503 (docs/security.md, Connections
+ * and memory). 0 by default: one pool for every body.
+ */
+export function createBodyBudget(limit: number, smallShare = 0): BodyBudget {
   let used = 0;
+  let usedLarge = 0;
+  const largeLimit = limit - smallShare;
   return {
     limit,
     inFlight: () => used,
-    tryReserve(bytes) {
+    tryReserve(bytes, large = bytes >= SMALL_BODY) {
       if (used + bytes > limit) return false;
+      if (large && usedLarge + bytes > largeLimit) return false;
       used += bytes;
+      if (large) usedLarge += bytes;
       return true;
     },
-    release(bytes) {
+    release(bytes, large = bytes >= SMALL_BODY) {
       used -= bytes;
+      if (large) usedLarge -= bytes;
     },
   };
 }
@@ -104,14 +120,20 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
         503,
         `the server is holding as many request bodies as it may (POSTHORN_HTTP_BODY_BUDGET); retry after ${BUDGET_RETRY_AFTER} s`,
       );
+    // What this body holds of the budget, as small and as large bytes (a chunked body starts small
+    // and its chunks count as large once it has grown to SMALL_BODY).
     let reserved = 0;
+    let reservedLarge = 0;
     const upFront = streamed ? Math.min(declared ?? STREAMED_BODY_RESERVE, STREAMED_BODY_RESERVE) : declared;
     if (upFront !== null) {
-      if (!opts.budget.tryReserve(upFront)) {
+      // A streamed body counts as large whatever its length: it may go on for long.
+      const large = streamed || upFront >= SMALL_BODY;
+      if (!opts.budget.tryReserve(upFront, large)) {
         done(busy(), payload);
         return;
       }
-      reserved = upFront;
+      if (large) reservedLarge = upFront;
+      else reserved = upFront;
     }
 
     // The request passed authentication and the budget: now the body is wanted (build-app.ts).
@@ -152,11 +174,13 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
         }
         // A chunked body has no length to reserve up front: each chunk is reserved on arrival.
         if (declared === null && !released && !streamed) {
-          if (!opts.budget.tryReserve(chunk.length)) {
+          const large = received >= SMALL_BODY;
+          if (!opts.budget.tryReserve(chunk.length, large)) {
             cb(busy());
             return;
           }
-          reserved += chunk.length;
+          if (large) reservedLarge += chunk.length;
+          else reserved += chunk.length;
         }
         (counter as Transform & { receivedEncodedLength: number }).receivedEncodedLength = received;
         if (!this.push(chunk)) heldBack = true;
@@ -170,7 +194,8 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
       clearInterval(timer);
       if (released) return;
       released = true;
-      opts.budget.release(reserved);
+      opts.budget.release(reserved, false);
+      opts.budget.release(reservedLarge, true);
     };
     counter.once('end', () => clearInterval(timer));
     // 'close' on the response comes when it has been sent and also when the connection is lost

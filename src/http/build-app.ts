@@ -8,8 +8,9 @@ import { refusalApiError } from './refusal.js';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { capConnectionsPerClient } from './connection-cap.js';
 import { bodyGuard, BUDGET_RETRY_AFTER, createBodyBudget, type BodyBudget } from './body-guard.js';
+import { readBody } from './read-body.js';
 import { sendError } from './send-error.js';
-import { BODY_LIMIT } from '../core/limits.js';
+import { BODY_LIMIT, SEND_BODY_LIMIT } from '../core/limits.js';
 import { healthRoutes } from './routes/health.js';
 import { sendRoute } from './routes/send.js';
 import { eventsRoute } from './routes/events.js';
@@ -112,7 +113,8 @@ export function buildApp(
   // refusal is sent as the final status instead, before the client sends any body.
   app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  // Every body as one Buffer, copied once as it arrives (read-body.ts).
+  app.addContentTypeParser('*', readBody);
   registerOpenApi(app, VERSION);
   // Shared response components are added here, at the root: Fastify gives a plugin that adds a
   // schema of its own a fresh validator from its default factory, which would quietly drop unknown
@@ -208,7 +210,14 @@ export function buildApp(
   app.addHook(
     'preParsing',
     bodyGuard({
-      budget: opts.budget ?? createBodyBudget(c.httpBodyBudget),
+      // The top eighth of the budget (at most what leaves room for one send body of the largest
+      // size) is kept for small requests, so large and slow uploads cannot lock them out.
+      budget:
+        opts.budget ??
+        createBodyBudget(
+          c.httpBodyBudget,
+          Math.min(Math.floor(c.httpBodyBudget / 8), c.httpBodyBudget - SEND_BODY_LIMIT),
+        ),
       minRate: c.httpMinBodyRate,
       windowMs: c.httpBodyRateWindow,
     }),
