@@ -1,10 +1,11 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from './database.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-data-dir.js';
+import { SqliteDatabaseClass } from './sqlite-driver.js';
 import { startWalCheckpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -71,7 +72,7 @@ export function openDatabase(opts: {
   mkdirSync(opts.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = opts.sqliteFile ?? join(opts.dataDir, 'posthorn.sqlite');
   createPrivately(file);
-  const sqlite = new BetterSqlite3(file);
+  const sqlite = new SqliteDatabaseClass(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   // The CLI may write while a server runs on the same file: wait, don't fail.

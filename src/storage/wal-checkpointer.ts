@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
+import { SQLITE_DRIVER_PATH } from './sqlite-driver.js';
 
 /** How often the checkpointer looks at the WAL. */
 const INTERVAL_MS = 250;
@@ -56,7 +56,7 @@ export interface WalCheckpointer {
  * without end.
  */
 export function startWalCheckpointer(sqlite: BetterSqlite3.Database, file: string): WalCheckpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const driver = SQLITE_DRIVER_PATH;
   sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
   sqlite.pragma('wal_autocheckpoint = 0');
   let last: { log: number; checkpointed: number } | null = null;

@@ -8,8 +8,15 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI_TIMEOUT_MS = 60_000;
 
 /**
+ * Whether the children run dist/: only under scripts/run-tests.js, which rebuilds dist/ first when
+ * any source is newer and says so in POSTHORN_TEST_CLI. A test file run on its own runs its
+ * children from src/ (POSTHORN_FROM_SOURCE=1), so it never exercises a stale dist/.
+ */
+const CHILDREN_FROM_DIST = process.env.POSTHORN_TEST_CLI === 'dist';
+
+/**
  * process.env without POSTHORN_* (a developer's own settings must not leak into tests), then
- * `defaults`, then `env`. POSTHORN_FROM_SOURCE=1 always: children run src/, never a stale dist/.
+ * `defaults`, then `env`.
  */
 export function childEnv(defaults: Record<string, string>, env: Record<string, string>): Record<string, string> {
   const inherited = Object.fromEntries(
@@ -17,7 +24,7 @@ export function childEnv(defaults: Record<string, string>, env: Record<string, s
       (e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('POSTHORN_'),
     ),
   );
-  return { ...inherited, POSTHORN_FROM_SOURCE: '1', ...defaults, ...env };
+  return { ...inherited, ...(CHILDREN_FROM_DIST ? {} : { POSTHORN_FROM_SOURCE: '1' }), ...defaults, ...env };
 }
 
 export interface CliResult {

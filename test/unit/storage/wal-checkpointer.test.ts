@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { SqliteDatabaseClass } from '../../../src/storage/sqlite-driver.js';
 import { startWalCheckpointer } from '../../../src/storage/wal-checkpointer.js';
 
 /** Resolves once `check` is true, polling; fails after `timeoutMs`. */
@@ -18,7 +19,7 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
 function walDatabase(): { sqlite: BetterSqlite3.Database; file: string; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'posthorn-wal-'));
   const file = join(dir, 'db.sqlite');
-  const sqlite = new BetterSqlite3(file);
+  const sqlite = new SqliteDatabaseClass(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, b BLOB)');
