@@ -30,7 +30,8 @@ sed -i -e '/^    AddCleanupHook();$/d' -e '/^    RemoveCleanupHook();$/d' "$wrap
 if grep -q '^    \(Add\|Remove\)CleanupHook();$' "$wrap"; then echo "node24: could not adapt $wrap" >&2; exit 1; fi
 
 git clone -q "$root" "$dir/repo"
-cp -al node_modules "$dir/repo/node_modules"
+# Hard links where the two folders share a file system, a copy otherwise.
+cp -al node_modules "$dir/repo/node_modules" 2>/dev/null || cp -r node_modules "$dir/repo/node_modules"
 [ -d web/dist ] && cp -r web/dist "$dir/repo/web/dist"
 rm -rf "$dir/repo/node_modules/better-sqlite3"
 cp -r node_modules/better-sqlite3 "$dir/repo/node_modules/better-sqlite3"
