@@ -19,8 +19,7 @@ import { EVENT_RETENTION_MS } from './events/purge-retention.js';
 import { openDatabase } from './storage/open-database.js';
 import { securePrivateDataDir } from './storage/private-data-dir.js';
 import { assertSecretKeys } from './secrets/manage-secrets.js';
-import { bootstrapSandbox, type SandboxWelcome } from './sandbox/bootstrap-sandbox.js';
-import { startScheduler } from './scheduler/start-scheduler.js';
+import type { SandboxWelcome } from './sandbox/bootstrap-sandbox.js';
 import type { SubmitPipeline } from './send/submit.js';
 import type { TlsSource } from './http/tls-reload.js';
 import type { Server as HttpsServer } from 'node:https';
@@ -188,7 +187,9 @@ export async function serve(
     }
     // After the roles: a start that fails (port taken, bad certificate) must not use up the one
     // showing of the sandbox key.
-    const welcome = config.sandbox ? await bootstrapSandbox(deps) : null;
+    const welcome = config.sandbox
+      ? await (await import('./sandbox/bootstrap-sandbox.js')).bootstrapSandbox(deps)
+      : null;
     ready = {
       roles: chosen,
       apiUrl: api?.url ?? null,
@@ -307,7 +308,8 @@ async function startRole(deps: Runtime, role: Role, share: Shared): Promise<Star
       };
     }
     case 'scheduler':
-      return startScheduler(deps);
+      // Imported here, as the other roles are, so a CLI command (buildDeps only) does not load it.
+      return (await import('./scheduler/start-scheduler.js')).startScheduler(deps);
     case 'delivery': {
       const { startDelivery } = await import('./delivery/start-delivery.js');
       const { sandboxDelivery } = await import('./sandbox/sandbox-delivery.js');
