@@ -88,7 +88,7 @@ export function buildApp(
     return503OnClosing: true,
     // A path parameter may be a whole domain name (253 characters, RFC 1035 §2.3.4); the router's
     // default cap of 100 would refuse long names before the route's schema could name the field.
-    maxParamLength: 1024,
+    routerOptions: { maxParamLength: 1024 },
     // Errors Fastify raises before any route runs (a path with a malformed percent-escape such as
     // `/v1/%ff`, RFC 3986 §2.1) get the API's error body too, not Fastify's own shape.
     frameworkErrors: (err, _req, reply) => {

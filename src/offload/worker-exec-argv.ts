@@ -1,40 +1,49 @@
 /**
- * The execArgv for worker threads: this process's flags (loaders, --conditions, source maps,
- * memory limits apply in workers too) minus those that choose what the main thread runs. Those
- * break a file worker: `--input-type` is refused for a file entry, `-e <code>` would run the
- * code, `--watch` throws ERR_WORKER_INVALID_EXEC_ARGV.
+ * The execArgv for worker threads: the flags of this process that a worker needs to load the same
+ * code the same way (module loaders and hooks such as tsx's, --conditions, source maps, warnings,
+ * V8 heap sizes), and no others. An allow-list rather than dropping the known-bad ones: a worker
+ * refuses per-process flags (ERR_WORKER_INVALID_EXEC_ARGV), and Node 24's test runner hands each
+ * test file an execArgv of every option's default, many of them per-process (--node-snapshot,
+ * --tls-cipher-list, --v8-pool-size, ...); flags that pick the main thread's entry (-e, --input-type,
+ * --test, --watch) would break a file worker as well.
  */
 
-/** Flags dropped with the value that follows them when not written as `--flag=value`. */
-const DROP_WITH_VALUE = new Set([
-  '-e',
-  '--eval',
-  '-p',
-  '--print',
-  '--input-type',
-  '--watch-path',
-  '--test-reporter',
-  '--test-reporter-destination',
-  '--test-name-pattern',
-  '--test-skip-pattern',
-  '--test-concurrency',
-  '--test-shard',
-  '--test-timeout',
+/** Flags kept with their value, written either as `--flag=value` or as `--flag value`. */
+const KEEP_WITH_VALUE = new Set([
+  '--import',
+  '--require',
+  '-r',
+  '--loader',
+  '--experimental-loader',
+  '--conditions',
+  '-C',
+  '--max-old-space-size',
+  '--max-semi-space-size',
+  '--stack-size',
 ]);
-const DROP = /^(?:-i|--interactive|-c|--check|--watch(?:-[a-z-]+)?|--test(?:-[a-z-]+)?)$/;
+/** Flags kept as they are. */
+const KEEP = new Set([
+  '--enable-source-maps',
+  '--no-warnings',
+  '--no-deprecation',
+  '--trace-warnings',
+  '--trace-uncaught',
+  '--experimental-vm-modules',
+]);
 
-/** `argv` without the flags that only make sense for the main thread's entry. */
+/** The flags of `argv` that worker threads get. */
 export function workerExecArgv(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const name = arg.split('=', 1)[0]!;
-    if (DROP_WITH_VALUE.has(name)) {
-      if (name === arg) i++; // the value is the next element
-      continue;
+    if (KEEP_WITH_VALUE.has(name)) {
+      out.push(arg);
+      // The value is the next element when not written as `--flag=value`.
+      if (name === arg && i + 1 < argv.length) out.push(argv[++i]!);
+    } else if (KEEP.has(arg)) {
+      out.push(arg);
     }
-    if (DROP.test(name)) continue;
-    out.push(arg);
   }
   return out;
 }

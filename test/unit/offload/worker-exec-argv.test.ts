@@ -23,3 +23,22 @@ test("workers get this process's flags less those that pick the main thread's en
     ['--import', 'tsx', '--enable-source-maps', '--conditions=dev'],
   );
 });
+
+test('per-process flags are not passed on (Node 24 gives test files every default as execArgv)', () => {
+  assert.deepEqual(
+    workerExecArgv([
+      '--test-concurrency=0',
+      '--stack-trace-limit=10',
+      '--v8-pool-size=4',
+      '--tls-cipher-list=HIGH',
+      '--node-snapshot',
+      '--secure-heap=0',
+      '--require',
+      '/x/preflight.cjs',
+      '--import',
+      'file:///x/loader.mjs',
+      '--max-old-space-size=512',
+    ]),
+    ['--require', '/x/preflight.cjs', '--import', 'file:///x/loader.mjs', '--max-old-space-size=512'],
+  );
+});
