@@ -85,6 +85,12 @@ const NO_MAILBOX_WORDING = new RegExp(
     String.raw`\binvalid (?:recipient|mailbox|address|user|account)\b`,
     String.raw`\buser (?:not found|does not exist)\b`,
     String.raw`\bunrouteable address\b`,
+    String.raw`\brecipient name is not recognized\b`,
+    String.raw`\binvalid (?:final delivery )?userid\b`,
+    String.raw`\bnot listed in (?:public )?(?:Name & Address Book|Domino Directory)\b`,
+    String.raw`\bno such (?:person|local user)\b`,
+    // Japanese servers: "ユーザーは…見つかりません" (not found), "リストにありません" (not in the list), "存在しません" (does not exist).
+    String.raw`見つかりません|リストにありません|存在しません|宛先(?:不明|が見つかりません)`,
   ].join('|'),
   'i',
 );
@@ -99,6 +105,10 @@ const VIRUS_WORDING = /\bvirus(?:es)?\b|\bmalware\b|\binfected\b|\bphishing\b/i;
 /** Too many connections, messages or recipients: the address is fine, we went too fast. */
 const RATE_WORDING =
   /\btoo many (?:connections|concurrent|sessions|messages|recipients|mails|emails|hops)\b|\brate(?:[ -]limit(?:ed|ing)?| that prevents)\b|\breceiving mail (?:at|too) (?:a )?(?:rate|fast|quickly)\b|\b(?:sending|message|connection) rate\b|\bthrottl(?:ed|ing)\b|\bexceeded (?:the )?(?:maximum )?(?:number of|allowed)\b|\btemporarily deferred\b/i;
+
+/** A DNS answer that may change: "try again", a broken name server reply. Never proof the domain is gone. */
+const TEMPORARY_DNS_WORDING =
+  /\btry again\b|\bmalformed or unexpected name server reply\b|\btemporar(?:y|ily)\b|\btimed? ?out\b|\bSERVFAIL\b/i;
 
 /** The recipient domain does not exist or has no mail host. */
 const NO_HOST_WORDING =
@@ -120,7 +130,7 @@ const SYSTEM_WORDING =
   /\bsystem (?:error|failure|not available)\b|\binternal (?:server )?error\b|\blocal (?:error|configuration error)\b|\bdisk (?:is )?full\b|\bout of (?:disk )?(?:space|memory)\b|\bmailer error\b|\bunable to (?:deliver|process)\b|\bconfiguration error\b/i;
 
 const SYNTAX_WORDING =
-  /\bsyntax error\b|\bcommand (?:not recognized|unrecognized)\b|\bbad sequence of commands\b|\bline too long\b|\bprotocol error\b/i;
+  /\bmalformed (?:recipient )?address\b|\bincorrectly constructed\b|\bsyntax error\b|\bcommand (?:not recognized|unrecognized)\b|\bbad sequence of commands\b|\bline too long\b|\bprotocol error\b/i;
 
 /** The reason of a failure the more specific rules did not settle, from its codes and wording. */
 export function reasonFromWording(r: ReplyFacts): BounceReason {
@@ -138,6 +148,7 @@ export function reasonFromWording(r: ReplyFacts): BounceReason {
   if (/^(?:2\.3|3\.4)$/.test(e) || TOO_BIG_WORDING.test(text)) return 'message_too_big';
   if (e === '4.7' || EXPIRED_WORDING.test(text)) return 'expired';
   if (NOT_ACCEPTING_WORDING.test(text)) return 'not_accepting';
+  if (TEMPORARY_DNS_WORDING.test(text) && (e === '4.4' || NO_HOST_WORDING.test(text))) return 'network_error';
   if (e === '1.2' || NO_HOST_WORDING.test(text)) return 'host_unknown';
   if (/^1\.\d+$/.test(e) || NO_MAILBOX_WORDING.test(text)) return 'user_unknown';
   if (e === '2.1') return 'mailbox_disabled';
@@ -342,7 +353,7 @@ export const REPLY_RULES: readonly ReplyRule[] = [
   {
     // X.4.4 "unable to route" given as permanent: the domain has no mail host (RFC 3463 §3.5).
     id: 'no-route-5.4.4',
-    when: (r) => is5xx(r) && enhanced(/^4\.4$/)(r),
+    when: (r) => is5xx(r) && enhanced(/^4\.4$/)(r) && !says(TEMPORARY_DNS_WORDING)(r),
     outcome: 'failed',
     bounceClass: 'hard',
     suppress: true,
@@ -352,7 +363,8 @@ export const REPLY_RULES: readonly ReplyRule[] = [
   },
   {
     id: 'no-host-wording',
-    when: (r) => is5xx(r) && (says(NO_HOST_WORDING)(r) || says(NOT_ACCEPTING_WORDING)(r)),
+    when: (r) =>
+      is5xx(r) && (says(NO_HOST_WORDING)(r) || says(NOT_ACCEPTING_WORDING)(r)) && !says(TEMPORARY_DNS_WORDING)(r),
     outcome: 'failed',
     bounceClass: 'hard',
     suppress: true,

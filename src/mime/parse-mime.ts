@@ -109,11 +109,18 @@ function parseEntity(raw: string, depth: number, defaultType = 'text/plain'): Mi
   const ct = header(headers, 'content-type');
   const { type, params } = ct === null ? { type: defaultType, params: {} } : parseContentType(ct);
   const part: MimePart = { headers, type, params, body: '', parts: [] };
+  // A boundary parameter folded without indentation lands on a line of its own; it is still the boundary.
+  if (type.startsWith('multipart/') && !params.boundary) {
+    const loose = /^\s*boundary\s*=\s*"?([^"\r\n;]+)"?/im.exec(head)?.[1];
+    if (loose) params.boundary = loose;
+  }
   if (depth < MAX_DEPTH && type.startsWith('multipart/') && params.boundary) {
     // RFC 2046 §5.1.5: parts of multipart/digest default to message/rfc822.
     const childDefault = type === 'multipart/digest' ? 'message/rfc822' : 'text/plain';
     part.parts = splitMultipart(body, params.boundary).map((chunk) => parseEntity(chunk, depth + 1, childDefault));
-    return part;
+    if (part.parts.length > 0) return part;
+    // A multipart whose boundary never appears: its body is read as plain text, not lost.
+    part.type = 'text/plain';
   }
   part.body = decodeTransfer(body, header(headers, 'content-transfer-encoding'));
   if (depth < MAX_DEPTH && (type === 'message/rfc822' || type === 'message/global')) {

@@ -27,8 +27,18 @@ function json(text: string): Record<string, unknown> | null {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   if (start < 0 || end <= start) return null;
+  // Long JSON lines arrive folded by the mail system: a line break and one space inserted.
+  const body = text.slice(start, end + 1);
+  for (const candidate of [body, body.replace(/\r?\n /g, ''), body.replace(/\r?\n\s*/g, ' ')]) {
+    const v = parsed(candidate);
+    if (v) return v;
+  }
+  return null;
+}
+
+function parsed(body: string): Record<string, unknown> | null {
   try {
-    const v: unknown = JSON.parse(text.slice(start, end + 1));
+    const v: unknown = JSON.parse(body);
     if (typeof v !== 'object' || v === null) return null;
     // An SNS envelope carries the SES notification as a JSON string in Message.
     const msg = (v as { Message?: unknown }).Message;
