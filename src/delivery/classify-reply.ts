@@ -89,6 +89,7 @@ const NO_MAILBOX_WORDING = new RegExp(
     String.raw`\binvalid (?:final delivery )?userid\b`,
     String.raw`\bnot listed in (?:public )?(?:Name & Address Book|Domino Directory)\b`,
     String.raw`\bno such (?:person|local user)\b`,
+    String.raw`\bcheck if (?:the )?address is correct\b`,
     // Japanese servers: "ユーザーは…見つかりません" (not found), "リストにありません" (not in the list), "存在しません" (does not exist).
     String.raw`見つかりません|リストにありません|存在しません|宛先(?:不明|が見つかりません)`,
   ].join('|'),
@@ -108,7 +109,7 @@ const RATE_WORDING =
 
 /** A DNS answer that may change: "try again", a broken name server reply. Never proof the domain is gone. */
 const TEMPORARY_DNS_WORDING =
-  /\btry again\b|\bmalformed or unexpected name server reply\b|\btemporar(?:y|ily)\b|\btimed? ?out\b|\bSERVFAIL\b/i;
+  /,\s*try again\b|\bmalformed or unexpected name server reply\b|\btemporar(?:y|ily)\b|\btimed? ?out\b|\bSERVFAIL\b/i;
 
 /** The recipient domain does not exist or has no mail host. */
 const NO_HOST_WORDING =
@@ -262,6 +263,18 @@ export const REPLY_RULES: readonly ReplyRule[] = [
     reason: 'security_error',
     source:
       'RFC 7208 §8.4 (SPF fail: 550 5.7.1); "550 5.1.0 192.0.2.1 is not allowed to send from <example.net> per it\'s SPF Record" (Microsoft 365)',
+  },
+  {
+    // A null MX (RFC 7505) is the recipient domain saying it takes no mail at all, not a policy
+    // block of us: Sendmail reports it as "550 Host does not accept mail" with 5.7.27.
+    id: 'null-mx-wording',
+    when: (r) => is5xx(r) && says(NOT_ACCEPTING_WORDING)(r) && !says(BLOCK_WORDING)(r),
+    outcome: 'failed',
+    bounceClass: 'hard',
+    suppress: true,
+    reason: 'not_accepting',
+    source:
+      'RFC 7505 §3 (a null MX: the domain accepts no mail); "550 Host does not accept mail" (Sendmail 8.15, status 5.7.27)',
   },
   {
     // 5.7.x is security or policy status (RFC 3463 §3.8); the address is not at fault.

@@ -54,7 +54,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 export const amazonSes: BounceFormat = {
   id: 'amazon-ses',
   family: 'Amazon SES (JSON notification)',
-  detect: (ctx) => /"(?:notificationType|eventType)"\s*:\s*"(?:Bounce|Complaint)"/.test(ctx.text),
+  detect: (ctx) => /\\?"(?:notificationType|eventType)\\?"\s*:\s*\\?"(?:Bounce|Complaint)\\?"/.test(ctx.text),
   extract: (ctx) => {
     const n = json(ctx.text);
     if (!n) return [];

@@ -10,11 +10,11 @@ import type { BounceFormat, FoundRecipient, ReportContext } from './types.js';
  * the text written around it; the quoted SMTP reply, when there is one, is the diagnostic.
  */
 const BOUNCE_SENDER =
-  /\b(?:mailer-daemon|postmaster|mail ?delivery|mail ?deliver(?:y)? ?(?:system|subsystem|service)|mdaemon|mail ?administrator|bounces?|no-?reply|nobody|daemon)\b/i;
+  /\b(?:mailer-daemon|post_?master|mail ?delivery|mail ?deliver(?:y)? ?(?:system|subsystem|service)|mdaemon|mail ?administrator|bounces?|no-?reply|nobody|daemon)\b/i;
 const BOUNCE_SUBJECT =
-  /undeliver|not (?:be )?delivered|deliver(?:y|ed)? (?:status|fail|failure|has failed|problem|error|notification|incomplete)|returned mail|return(?:ed)? to sender|failure notice|\bfailure\b|mail (?:delivery|system) (?:failed|error)|could not (?:be )?(?:send|deliver)|non remis|non recapitabile|unzustellbar|nicht zustellbar|no entregado|error de entrega|rejected|failed|bounce|warning|delayed|エラー|配信|返送|未達|不達/i;
+  /undeliver|not (?:be )?delivered|deliver(?:y|ed)? (?:status|fail|failure|has failed|problem|error|notification|incomplete)|returned mail|return(?:ed)? to sender|failure notice|\bfailure\b|error sending|mail (?:delivery|system) (?:failed|error)|could not (?:be )?(?:send|deliver)|non remis|non recapitabile|unzustellbar|nicht zustellbar|no entregado|error de entrega|rejected|failed|bounce|warning|delayed|エラー|配信|返送|未達|不達/i;
 const BOUNCE_TEXT =
-  /could not be delivered|couldn'?t be delivered|undeliverable|delivery (?:to the following|has failed|failed|problem)|permanent(?:ly)? (?:error|fatal|failure)|failed permanently|following (?:address|recipient)|was rejected|not be delivered|unable to deliver|had delivery (?:errors|problems)|non-delivered|returned (?:mail|message)|failure reasons?|error message below|invalid (?:user|recipient) address|incorrectly constructed|could not be delivered|配信|届きません|送信できません/i;
+  /could not be delivered|couldn'?t be delivered|undeliverable|delivery (?:to the following|has failed|failed|problem)|permanent(?:ly)? (?:error|fatal|failure)|failed permanently|following (?:address|recipient)|was rejected|not be delivered|unable to deliver|had delivery (?:errors|problems)|non-delivered|returned (?:mail|message)|failure reasons?|error message below|trouble delivering|rejected recipient|error sending|invalid (?:user|recipient) address|incorrectly constructed|could not be delivered|配信|届きません|送信できません/i;
 
 /** Local parts that are the reporting system, not a failed recipient. */
 const SYSTEM_LOCAL =
@@ -39,6 +39,9 @@ function excluded(ctx: ReportContext): Set<string> {
   return new Set([...own, ...original].map((a) => a.toLowerCase()));
 }
 
+/** A text that quotes a reply itself: a code at its start, after `<<<`, `said:` or a bracket. */
+const QUOTES_REPLY = /(?:^|<<<\s*|said:\s*|\[)[245]\d\d(?:[ -]|$)/;
+
 /** The text near line `i`: that line and the next few non-empty ones, up to a blank line after content. */
 function around(lines: string[], i: number): string {
   const out: string[] = [lines[i] as string];
@@ -51,8 +54,11 @@ function around(lines: string[], i: number): string {
     !/@/.test(previous)
   )
     out.unshift(previous);
+  const ownReply = /^\s*[245]\d\d\b/.test(lines[i] as string);
   for (const line of lines.slice(i + 1, i + 8)) {
     if (line.trim() === '' && out.length > 1) break;
+    // A transcript: the next reply, or the next address, is about someone else.
+    if (addressesInLine(line).length > 0 || (ownReply && /^\s*(?:<<<|>>>)?\s*[245]\d\d\b/.test(line))) break;
     if (/^\s*-{3,}/.test(line)) break;
     if (line.trim() !== '') out.push(line.trim());
   }
@@ -73,15 +79,11 @@ export const generic: BounceFormat = {
       /\b(?:will (?:continue|keep) (?:trying|to try|retrying)|has not yet been delivered|not yet been delivered|delivery (?:has been |is )?delayed|warning message only|still (?:being )?(?:retried|trying))\b/i.test(
         ctx.mtaText,
       );
-    // Where the report names the envelope recipient (`RCPT TO:`), that is the failed address.
-    const rcpt = lines.flatMap((l) => /\bRCPT TO:\s*<?([^\s<>]+@[^\s<>]+?)>?(?:\s|$)/i.exec(l)?.slice(1) ?? []);
     lines.forEach((line, i) => {
       // In a line naming one address in angle brackets and others bare, the bracketed one is the address.
       const angled = [...line.matchAll(/<([^<>\s]+@[^<>\s]+)>/g)].map((m) => m[1] as string);
       const inLine = angled.length > 0 ? addressesInLine(angled.join(' ')) : addressesInLine(line);
-      for (const address of rcpt.length > 0
-        ? inLine.filter((a) => rcpt.some((r) => r.toLowerCase() === a.toLowerCase()))
-        : inLine) {
+      for (const address of inLine) {
         const key = address.toLowerCase();
         const local = key.slice(0, key.lastIndexOf('@'));
         if (skip.has(key) || SYSTEM_LOCAL.test(local) || found.has(key)) continue;
@@ -89,7 +91,7 @@ export const generic: BounceFormat = {
         if (/^\s*(?:Received|Message-Id|In-Reply-To|References|From|Return-Path|Reply-To|Sender):/i.test(line))
           continue;
         const near = around(lines, i);
-        const diagnostic = /\b[245]\d\d[ -]/.test(near) ? near : `${near}${reply ? ` ${reply}` : ''}`;
+        const diagnostic = reply && !QUOTES_REPLY.test(near) ? `${near} ${reply}` : near;
         found.set(key, {
           address,
           action: delayed ? 'delayed' : 'failed',

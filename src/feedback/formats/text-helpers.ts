@@ -26,8 +26,8 @@ export function linesAfter(text: string, start: RegExp): string[] {
 
 /** The last SMTP reply quoted in a text (`550 5.1.1 …`, `<<< 550 …`), or null. */
 export function lastReply(text: string): string | null {
-  const replies = [...text.matchAll(/(?:^|\s|<<<\s*|:\s)([245]\d\d[ -](?:[245]\.\d{1,3}\.\d{1,3}\s)?.*)$/gm)].map(
-    (m) => m[1] as string,
-  );
+  const replies = [
+    ...text.matchAll(/^\s*(?:<<<\s*|.*?\bsaid:\s*)?([245]\d\d[ -](?:[245]\.\d{1,3}\.\d{1,3}\s)?.*)$/gm),
+  ].map((m) => m[1] as string);
   return replies[replies.length - 1] ?? null;
 }
