@@ -47,6 +47,13 @@ function ownText(own: MimePart[]): string {
     .join('\n');
 }
 
+/** A report forwarded as a quoted reply (every line behind `>`) read as the report itself. */
+function unquoted(text: string): string {
+  const lines = text.split(/\r?\n/);
+  const quoted = lines.filter((l) => l.startsWith('>')).length;
+  return quoted > 5 && quoted * 2 > lines.length ? lines.map((l) => l.replace(/^>+ ?/, '')).join('\n') : text;
+}
+
 /** An RFC 2047 encoded-word header value as text (Subject and From of localised reports). */
 function decodeWords(value: string): string {
   return value.replace(/=\?([^?\s]+)\?([bq])\?([^?\s]*)\?=\s*/gi, (all, charset: string, enc: string, data: string) => {
@@ -98,7 +105,7 @@ function readReport(raw: Buffer): ParsedReport {
   const started = performance.now();
   const root = parseMime(raw);
   const own = ownParts(root);
-  const text = ownText(own);
+  const text = unquoted(ownText(own));
   const mtaText = beforeCopy(text);
   const copyText = text.slice(mtaText.length);
   const original = originalHeaders(own) ?? quotedHeaders(copyText);
