@@ -176,13 +176,14 @@ function readReport(raw: Buffer): ParsedReport {
       if (seen.has(key)) return [];
       seen.add(key);
       const action = f.action ?? inferAction(null, f.status) ?? 'failed';
-      const status = f.status ?? findStatus(f.diagnostic);
+      // A DSN's Status field is the status; text formats have none but often quote one.
+      const status = format.id === 'rfc3464' ? f.status : (f.status ?? findStatus(f.diagnostic));
       const c = classifyFound(action, status, f.diagnostic, f.reason);
       return [
         {
           address: f.address,
           action,
-          status: status ?? replyFrom(f.diagnostic, null)?.enhanced ?? null,
+          status: format.id === 'rfc3464' ? status : (status ?? replyFrom(f.diagnostic, null)?.enhanced ?? null),
           class: c.class,
           reason: c.reason,
           diagnostic: f.diagnostic === '' ? null : f.diagnostic.replace(/\s*\n\s*/g, ' '),
