@@ -6014,6 +6014,11 @@ export interface operations {
                * @example msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR
                */
               message_id: string | null;
+              /**
+               * @description For a hard_bounce: why the address failed, in the bounce reason taxonomy (user_unknown, host_unknown, not_accepting, mailbox_moved, mailbox_disabled); null otherwise.
+               * @example user_unknown
+               */
+              bounce_reason: string | null;
             }[];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
@@ -6131,6 +6136,11 @@ export interface operations {
              * @example msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR
              */
             message_id: string | null;
+            /**
+             * @description For a hard_bounce: why the address failed, in the bounce reason taxonomy (user_unknown, host_unknown, not_accepting, mailbox_moved, mailbox_disabled); null otherwise.
+             * @example user_unknown
+             */
+            bounce_reason: string | null;
           };
         };
       };
@@ -6167,6 +6177,11 @@ export interface operations {
              * @example msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR
              */
             message_id: string | null;
+            /**
+             * @description For a hard_bounce: why the address failed, in the bounce reason taxonomy (user_unknown, host_unknown, not_accepting, mailbox_moved, mailbox_disabled); null otherwise.
+             * @example user_unknown
+             */
+            bounce_reason: string | null;
           };
         };
       };
