@@ -8,6 +8,7 @@ const KIND_TEXT: Record<ParsedReport['kind'], string> = {
   dsn: 'delivery status notification (RFC 3464)',
   bounce: 'non-standard bounce (text format of a known mail server)',
   complaint: 'complaint report (ARF, RFC 5965)',
+  feedback: "feedback report that is nobody's complaint (DMARC failure report, RFC 6591, or not-spam): changes nothing",
   unknown: 'not a bounce or complaint report Posthorn recognises',
 };
 
@@ -66,12 +67,14 @@ export const bounceParse: Command = {
         action: r.action,
         status: r.status,
         class: r.class,
+        bounce_reason: r.reason,
         diagnostic: r.diagnostic,
         would: { event: o.kind === 'none' ? null : o.kind, suppress: o.kind !== 'none' && o.suppress, why: o.why },
       };
     });
     const json = {
       kind: parsed.kind,
+      format: parsed.format ?? null,
       recipients,
       original_message_id: parsed.originalMessageId,
       return_path: parsed.returnPath ?? null,
@@ -79,7 +82,7 @@ export const bounceParse: Command = {
       ...(parsed.feedback ? { feedback_type: parsed.feedback.type, user_agent: parsed.feedback.userAgent } : {}),
     };
     const lines = [
-      `${file === '-' ? 'stdin' : file}: ${KIND_TEXT[parsed.kind]}`,
+      `${file === '-' ? 'stdin' : file}: ${KIND_TEXT[parsed.kind]}${parsed.format ? ` [format ${parsed.format}]` : ''}`,
       `  original Message-ID:     ${parsed.originalMessageId ?? '(none)'}`,
       `  report addressed to:     ${parsed.returnPath ?? '(none)'}`,
       `  original envelope from:  ${parsed.originalEnvelopeFrom ?? '(none)'}`,
@@ -97,7 +100,7 @@ export const bounceParse: Command = {
           ]
         : parsed.recipients.flatMap((r) => [
             `${r.address}`,
-            `  action ${r.action ?? '(none)'}, status ${r.status ?? '(none)'}, class ${r.class}`,
+            `  action ${r.action ?? '(none)'}, status ${r.status ?? '(none)'}, class ${r.class}, reason ${r.reason ?? '(none)'}`,
             ...(r.diagnostic ? [`  diagnostic: ${r.diagnostic.replace(/\s+/g, ' ').trim()}`] : []),
             `  Posthorn would record: ${verdictText(reportOutcome(parsed.kind, r))}`,
           ])),

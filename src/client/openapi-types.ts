@@ -6102,6 +6102,11 @@ export interface operations {
                * @example msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR
                */
               message_id: string | null;
+              /**
+               * @description For a hard_bounce: why the address failed, in the bounce reason taxonomy (user_unknown, host_unknown, not_accepting, mailbox_moved, mailbox_disabled); null otherwise.
+               * @example user_unknown
+               */
+              bounce_reason: string | null;
             }[];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
@@ -6219,6 +6224,11 @@ export interface operations {
              * @example msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR
              */
             message_id: string | null;
+            /**
+             * @description For a hard_bounce: why the address failed, in the bounce reason taxonomy (user_unknown, host_unknown, not_accepting, mailbox_moved, mailbox_disabled); null otherwise.
+             * @example user_unknown
+             */
+            bounce_reason: string | null;
           };
         };
       };
@@ -6255,6 +6265,11 @@ export interface operations {
              * @example msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR
              */
             message_id: string | null;
+            /**
+             * @description For a hard_bounce: why the address failed, in the bounce reason taxonomy (user_unknown, host_unknown, not_accepting, mailbox_moved, mailbox_disabled); null otherwise.
+             * @example user_unknown
+             */
+            bounce_reason: string | null;
           };
         };
       };

@@ -127,12 +127,16 @@ function fromTransaction(group: DeliveryGroup, result: AttemptResult): Recipient
       case 'delivered':
         return { kind: 'delivered', details };
       case 'deferred':
-        return { kind: 'deferred', error: details.response, details: { ...details, bounce_class: c.bounceClass } };
+        return {
+          kind: 'deferred',
+          error: details.response,
+          details: { ...details, bounce_class: c.bounceClass, bounce_reason: c.reason },
+        };
       case 'failed':
         return {
           kind: 'failed',
           suppress: c.suppress,
-          details: { ...details, bounce_class: c.bounceClass, rule: c.rule },
+          details: { ...details, bounce_class: c.bounceClass, bounce_reason: c.reason, rule: c.rule },
         };
     }
   });

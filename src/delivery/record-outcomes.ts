@@ -102,6 +102,8 @@ export function planOutcomes(
             event('failed', item.address, now, {
               ...o.details,
               bounce_class: 'soft',
+              // Retried for the whole queue lifetime: the taxonomy calls that `expired` (docs/bounces.md).
+              bounce_reason: 'expired',
               reason: `gave up after ${attempts} attempts: ${o.error}`,
             }),
           );

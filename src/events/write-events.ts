@@ -58,6 +58,9 @@ export async function writeEvents(db: Transaction<Database>, events: readonly Ne
         // The sending domain's name, so the list (and its export) says which domain's mail led
         // to it; read in the same statement, as events carry the domain's id only.
         domain: db.selectFrom('domains').select('name').where('id', '=', e.domainId),
+        // The failed event's reason (docs/bounces.md), kept with the entry so the list says why.
+        bounce_reason:
+          reason === 'hard_bounce' && typeof e.details.bounce_reason === 'string' ? e.details.bounce_reason : null,
         created_at: e.occurredAt,
       })
       .onConflict((oc) => oc.columns(['account_id', 'address']).doNothing())

@@ -122,6 +122,7 @@ export async function applyReport(
               }
             : {
                 bounce_class: outcome.bounceClass,
+                bounce_reason: r.report.reason,
                 status: r.report.status,
                 diagnostic: r.report.diagnostic,
                 source: parsed.kind,

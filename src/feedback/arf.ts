@@ -6,7 +6,14 @@ import type { ReportRecipient } from './types.js';
  * other, virus). `not-spam` (RFC 6430) and `auth-failure` (RFC 6591) are feedback reports too, but
  * nobody complained: they must not suppress anyone.
  */
-export const COMPLAINT_FEEDBACK_TYPES: ReadonlySet<string> = new Set(['abuse', 'fraud', 'other', 'virus']);
+export const COMPLAINT_FEEDBACK_TYPES: ReadonlySet<string> = new Set([
+  'abuse',
+  'fraud',
+  'other',
+  'virus',
+  'opt-out',
+  'opt-in-out',
+]);
 
 /** The fields of a message/feedback-report part that matter here (RFC 5965 §3.1, §3.2). */
 export interface FeedbackReport {
@@ -61,6 +68,7 @@ export function complaintRecipients(report: FeedbackReport, originalTo: string |
     action: null,
     status: null,
     class: 'complaint' as const,
+    reason: null,
     diagnostic: report.feedbackType === null ? null : `feedback-type: ${report.feedbackType}`,
   }));
 }

@@ -1,5 +1,6 @@
 import { parseSmtpReply, type SmtpReply } from '../core/smtp-reply.js';
-import { classifyReply, type ReplyFacts } from '../delivery/classify-reply.js';
+import { REASON_INFO, type BounceReason } from '../core/bounce-reason.js';
+import { classifyReply, reasonFromWording, type ReplyFacts } from '../delivery/classify-reply.js';
 
 /** Bounce classes a report can give a recipient (docs/inbound.md, `posthorn bounce parse`). */
 export type ReportClass = 'hard' | 'soft' | 'block' | 'complaint' | 'unknown';
@@ -60,4 +61,57 @@ export function inferAction(action: string | null, status: string | null): strin
       .trim();
   if (status === null) return null;
   return ({ '2': 'delivered', '4': 'delayed', '5': 'failed' } as Record<string, string>)[status[0] as string] ?? null;
+}
+
+/** A failure refused at MAIL FROM is about our envelope sender, whatever the reply says of it. */
+const AT_MAIL_FROM = /\b(?:after|in reply to) MAIL FROM\b/i;
+
+/**
+ * The class and reason of one recipient a format found (feedback/formats), through the same rule
+ * table as live replies (delivery/classify-reply.ts). A failure with no code at all is read as a
+ * 5yz reply with the diagnostic's wording when the report says the delivery failed (RFC 5321
+ * §4.2.1), and as 4yz when it only reports a delay. A format that knows the reason gives it.
+ */
+export function classifyFound(
+  action: string | null,
+  status: string | null,
+  diagnostic: string,
+  known?: BounceReason,
+): { class: ReportClass; reason: BounceReason | null } {
+  if (action !== null && NOT_FAILURES.has(action)) return { class: 'unknown', reason: null };
+  if (known) {
+    const info = REASON_INFO[known];
+    return {
+      class:
+        action === 'delayed' || status?.[0] === '4'
+          ? info.bounceClass === 'block'
+            ? 'block'
+            : 'soft'
+          : info.bounceClass,
+      reason: known,
+    };
+  }
+  const text = diagnostic;
+  const reply =
+    replyFrom(text, status) ??
+    (text !== ''
+      ? { code: action === 'delayed' ? 450 : 550, enhanced: null, message: text.replace(/\s+/g, ' ').trim() }
+      : null);
+  if (AT_MAIL_FROM.test(text) && !/\b(?:RCPT TO|end of data|DATA)\b/i.test(text.replace(AT_MAIL_FROM, '')))
+    return { class: 'soft', reason: 'sender_rejected' };
+  if (reply === null)
+    return { class: action === 'delayed' ? 'soft' : 'soft', reason: action === 'delayed' ? 'expired' : 'undefined' };
+  // A reply whose own text says little: the whole diagnostic's wording decides.
+  const c = classifyReply(reply);
+  let reason = c.reason;
+  let cls: ReportClass = c.bounceClass ?? 'unknown';
+  if (action === 'delayed') cls = cls === 'block' ? 'block' : 'soft';
+  if ((reason === 'undefined' || reason === null) && text !== reply.message) {
+    const wider = reasonFromWording({ ...reply, message: text.replace(/\s+/g, ' ') });
+    reason = wider;
+    if (reply.code >= 500 && action !== 'delayed') cls = REASON_INFO[wider].bounceClass;
+  }
+  if (reply.code >= 200 && reply.code < 300)
+    return { class: action === 'failed' ? 'soft' : 'unknown', reason: action === 'failed' ? 'undefined' : null };
+  return { class: cls, reason };
 }

@@ -82,6 +82,7 @@ function placeholder(parsed: ParsedReport, address: string): ReportRecipient | n
     action: null,
     status: null,
     class: 'complaint',
+    reason: null,
     diagnostic: parsed.feedback ? `feedback-type: ${parsed.feedback.type}` : null,
   };
 }

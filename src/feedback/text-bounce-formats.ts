@@ -168,7 +168,7 @@ export const TEXT_BOUNCE_FORMATS: readonly TextBounceFormat[] = [
     id: 'exim',
     mta: 'Exim',
     signature:
-      /(?:This message was created automatically by mail delivery software|could not be delivered to one or more of its\s+recipients)[\s\S]*following address(?:\(es\))? failed:/i,
+      /(?:This message was created automatically by (?:mail delivery software|the SMTP relay)|could not be delivered to (?:one or more|all) of its\s+recipients)[\s\S]*following address(?:\(es\))? failed:/i,
     action: 'failed',
     extract: indentedBlocks(/following address(?:\(es\))? failed:/i),
     source:

@@ -24,6 +24,9 @@ export interface MimePart {
 /** Nesting beyond this is treated as an opaque body: reports nest two or three levels, not more. */
 const MAX_DEPTH = 8;
 
+/** Bytes of a report that are read at all: the report's own text comes first, the returned copy after it. */
+export const MAX_REPORT_BYTES = 2 * 1024 * 1024;
+
 /** Splits an entity at its first empty line into header block and body. */
 function splitEntity(raw: string): { head: string; body: string } {
   // A part that opens with an empty line has no headers at all (RFC 2046 §5.1.1).
@@ -106,11 +109,18 @@ function parseEntity(raw: string, depth: number, defaultType = 'text/plain'): Mi
   const ct = header(headers, 'content-type');
   const { type, params } = ct === null ? { type: defaultType, params: {} } : parseContentType(ct);
   const part: MimePart = { headers, type, params, body: '', parts: [] };
+  // A boundary parameter folded without indentation lands on a line of its own; it is still the boundary.
+  if (type.startsWith('multipart/') && !params.boundary) {
+    const loose = /^\s*boundary\s*=\s*"?([^"\r\n;]+)"?/im.exec(head)?.[1];
+    if (loose) params.boundary = loose;
+  }
   if (depth < MAX_DEPTH && type.startsWith('multipart/') && params.boundary) {
     // RFC 2046 §5.1.5: parts of multipart/digest default to message/rfc822.
     const childDefault = type === 'multipart/digest' ? 'message/rfc822' : 'text/plain';
     part.parts = splitMultipart(body, params.boundary).map((chunk) => parseEntity(chunk, depth + 1, childDefault));
-    return part;
+    if (part.parts.length > 0) return part;
+    // A multipart whose boundary never appears: its body is read as plain text, not lost.
+    part.type = 'text/plain';
   }
   part.body = decodeTransfer(body, header(headers, 'content-transfer-encoding'));
   if (depth < MAX_DEPTH && (type === 'message/rfc822' || type === 'message/global')) {
@@ -121,14 +131,20 @@ function parseEntity(raw: string, depth: number, defaultType = 'text/plain'): Mi
 
 /** Parses a whole message. Never throws: what cannot be read becomes a text/plain leaf. */
 export function parseMime(raw: Buffer): MimePart {
-  return parseEntity(raw.toString('latin1'), 0);
+  // Reports are a few kilobytes; only the first MAX_REPORT_BYTES are read, so a hostile report
+  // costs bounded time and memory (docs/bounces.md, Limits).
+  return parseEntity(raw.subarray(0, MAX_REPORT_BYTES).toString('latin1'), 0);
 }
 
 /** A body as text in its declared charset; utf-8 when none is declared or it is unknown. */
 export function bodyText(part: MimePart): string {
   const bytes = Buffer.from(part.body, 'latin1');
+  // ISO-2022-JP (RFC 1468) text is recognisable by its escape sequences: Japanese servers often put
+  // it in parts that declare no charset, such as a delivery-status Diagnostic-Code.
+  const charset =
+    part.params.charset ?? (part.body.includes('\x1b$B') || part.body.includes('\x1b$@') ? 'iso-2022-jp' : 'utf-8');
   try {
-    return new TextDecoder(part.params.charset ?? 'utf-8').decode(bytes);
+    return new TextDecoder(charset).decode(bytes);
   } catch {
     return new TextDecoder('utf-8').decode(bytes);
   }

@@ -180,6 +180,8 @@ export interface SuppressionTable {
   created_at: number;
   /** The sending domain whose mail caused it (bounce, complaint, unsubscribe), or as imported. */
   domain: string | null;
+  /** For a `hard_bounce`: why, in the taxonomy of docs/bounces.md (core/bounce-reason.ts); null otherwise. */
+  bounce_reason: string | null;
 }
 
 export interface IdempotencyTable {

@@ -19,6 +19,8 @@ export interface SuppressionEntry {
   domain: string | null;
   /** The message whose bounce, complaint or unsubscribe suppressed the address; null when manual. */
   message_id: string | null;
+  /** For a `hard_bounce`: why the address failed (docs/bounces.md); null otherwise. Not in the export. */
+  bounce_reason: string | null;
 }
 
 // RFC 5322 §3.2.3 atext; the local part is a dot-atom (§3.4.1). Quoted local parts are legal but
@@ -80,7 +82,7 @@ function checkReason(reason: string): SuppressionReason {
 
 /** A stored row as an entry. */
 export function toEntry(
-  row: Pick<SuppressionTable, 'address' | 'reason' | 'created_at' | 'domain' | 'message_id'>,
+  row: Pick<SuppressionTable, 'address' | 'reason' | 'created_at' | 'domain' | 'message_id' | 'bounce_reason'>,
 ): SuppressionEntry {
   return {
     address: row.address,
@@ -88,10 +90,11 @@ export function toEntry(
     created_at: new Date(Number(row.created_at)).toISOString(),
     domain: row.domain,
     message_id: row.message_id,
+    bounce_reason: row.bounce_reason ?? null,
   };
 }
 
-const ENTRY_COLUMNS = ['address', 'reason', 'created_at', 'domain', 'message_id'] as const;
+const ENTRY_COLUMNS = ['address', 'reason', 'created_at', 'domain', 'message_id', 'bounce_reason'] as const;
 
 /**
  * Adds `address` to the account's suppression list (`posthorn suppression add`, `POST

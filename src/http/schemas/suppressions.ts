@@ -33,6 +33,11 @@ export const SuppressionEntry = Type.Object(
         'The message whose bounce, complaint or unsubscribe suppressed the address; null when added by hand.',
       examples: ['msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR'],
     }),
+    bounce_reason: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'For a hard_bounce: why the address failed, in the bounce reason taxonomy (user_unknown, host_unknown, not_accepting, mailbox_moved, mailbox_disabled); null otherwise.',
+      examples: ['user_unknown'],
+    }),
   },
   { additionalProperties: false, title: 'Suppression' },
 );

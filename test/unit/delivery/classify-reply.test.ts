@@ -208,7 +208,7 @@ const CASES: Case[] = [
     reply: '550 5.7.1 RESOLVER.RST.AuthRequired; authentication required [Stage: CreateMessage]',
     from: 'Microsoft 365 (restricted group)',
     expect: BLOCK,
-    rule: 'policy-5.7.x',
+    rule: 'sender-authentication',
   },
   { reply: '554 5.7.1 <user@example.org>: Relay access denied', from: 'Postfix', expect: BLOCK, rule: 'policy-5.7.x' },
   {
@@ -279,7 +279,7 @@ const CASES: Case[] = [
     reply: '556 5.1.10 Recipient address has null MX',
     from: 'RFC 7504 / RFC 7505 §4 wording',
     expect: HARD,
-    rule: 'no-recipient-5.1.10',
+    rule: 'null-mx-wording',
   },
   {
     reply: '550 5.1.6 Mailbox has moved, no forwarding address',
@@ -370,6 +370,27 @@ const CASES: Case[] = [
     rule: 'permanent-other',
   },
   { reply: '503 5.5.1 Error: need MAIL command', from: 'Postfix', expect: SOFT, rule: 'permanent-other' },
+  {
+    reply:
+      '550-5.2.1 The user you are trying to contact is receiving mail at a rate that\n550 5.2.1 prevents additional messages from being delivered. a1si123 - gsmtp',
+    from: 'Gmail',
+    expect: SOFT,
+    rule: 'rate-limited',
+  },
+  {
+    reply:
+      '550 5.4.4 Host or domain name not found. Name service error for name=example.invalid type=A: Host not found',
+    from: 'Postfix',
+    expect: HARD,
+    rule: 'no-route-5.4.4',
+  },
+  {
+    reply: '554 5.4.4 Name service error for name=example.org type=MX: Malformed or unexpected name server reply',
+    from: 'Postfix (a broken name server is not a missing domain)',
+    expect: SOFT,
+    rule: 'permanent-other',
+  },
+  { reply: '550 No such domain.', from: 'Courier', expect: HARD, rule: 'no-host-wording' },
   // Not a final reply at all
   {
     reply: '354 End data with <CR><LF>.<CR><LF>',
@@ -382,7 +403,7 @@ const CASES: Case[] = [
 test(`${CASES.length} real-world replies classify as expected`, () => {
   assert.ok(CASES.length >= 30);
   const wrong = CASES.flatMap((c) => {
-    const got = classifyReply(parseSmtpReply(c.reply));
+    const { reason: _reason, ...got } = classifyReply(parseSmtpReply(c.reply));
     const want = { ...c.expect, rule: c.rule };
     return JSON.stringify(got) === JSON.stringify(want) ? [] : [{ from: c.from, reply: c.reply, got, want }];
   });
@@ -448,5 +469,6 @@ test('4xx never suppresses, even with a 5.1.1-style text', () => {
     assert.deepEqual(classifyReply({ code: 450, enhanced: '4.1.1', message: text }), {
       ...DEFER_SOFT,
       rule: 'transient',
+      reason: 'user_unknown',
     });
 });

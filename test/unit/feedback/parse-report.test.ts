@@ -42,7 +42,7 @@ for (const name of samples) {
 
 test('the corpus covers every kind and every class', () => {
   const all = Object.values(expected);
-  assert.deepEqual(new Set(all.map((e) => e.kind)), new Set(['dsn', 'bounce', 'complaint', 'unknown']));
+  assert.deepEqual(new Set(all.map((e) => e.kind)), new Set(['dsn', 'bounce', 'complaint', 'feedback', 'unknown']));
   assert.deepEqual(
     new Set(all.flatMap((e) => e.recipients.map((r) => r.class))),
     new Set(['hard', 'soft', 'block', 'complaint', 'unknown']),
@@ -126,7 +126,8 @@ test('feedback reports that are not complaints never yield complaint recipients'
     assert.ok(!COMPLAINT_FEEDBACK_TYPES.has(type));
     const raw = `Content-Type: multipart/report; report-type=feedback-report; boundary=x\r\n\r\n--x\r\nContent-Type: message/feedback-report\r\n\r\nFeedback-Type: ${type}\r\nOriginal-Rcpt-To: <u@example.org>\r\n--x--\r\n`;
     const got = await parseReport(Buffer.from(raw));
-    assert.equal(got.kind, 'unknown', type);
+    // Recognised as feedback (RFC 6591 auth-failure, RFC 6430 not-spam), never as a complaint.
+    assert.equal(got.kind, 'feedback', type);
     assert.deepEqual(got.recipients, []);
   }
 });
@@ -153,7 +154,7 @@ test('malformed reports do not throw', async () => {
   ];
   for (const raw of malformed) {
     const got = await parseReport(Buffer.from(raw, 'latin1'));
-    assert.ok(['dsn', 'bounce', 'complaint', 'unknown'].includes(got.kind));
+    assert.ok(['dsn', 'bounce', 'complaint', 'feedback', 'unknown'].includes(got.kind));
     for (const r of got.recipients) assert.ok(['hard', 'soft', 'block', 'complaint', 'unknown'].includes(r.class));
   }
 });
