@@ -1,6 +1,7 @@
 // npm run bench:bounces — the bounce and complaint parser (src/feedback/parse-report.ts, docs/bounces.md).
-//   - When a scored corpus sits beside the project (../shared/bounce-corpus with its score.mjs), runs
-//     that scorer (it calls `posthorn bounce parse FILE --json` once per message) and prints its figures.
+//   - When a scored corpus is found (BENCH_CORPUS, by default shared/bounce-corpus beside the
+//     checkout, with its score.mjs), runs that scorer (it calls `posthorn bounce parse FILE --json`
+//     once per message) and prints its figures.
 //   - Parser throughput: every message of the corpus (or the project's composed samples when there is
 //     no corpus) parsed in this one process for BENCH_SECONDS (default 5), as reports/s.
 // Prints `name: value unit` lines. BENCH_SCORER=0 skips the scorer and scores in-process instead
@@ -13,7 +14,7 @@ import { promisify } from 'node:util';
 import { parseReport, type ParsedReport } from '../src/feedback/parse-report.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const corpus = path.resolve(root, '..', 'shared', 'bounce-corpus');
+const corpus = path.resolve(process.env.BENCH_CORPUS ?? path.join(root, '..', 'shared', 'bounce-corpus'));
 const hasCorpus = existsSync(path.join(corpus, 'score.mjs'));
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 
