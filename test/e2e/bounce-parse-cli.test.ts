@@ -19,7 +19,14 @@ describe('posthorn bounce parse', () => {
     assert.equal(r.json.kind, 'dsn');
     assert.equal(r.json.recipients.length, 1);
     const [rcpt] = r.json.recipients;
-    assert.deepEqual(Object.keys(rcpt).slice(0, 5), ['address', 'action', 'status', 'class', 'diagnostic']);
+    assert.deepEqual(Object.keys(rcpt).slice(0, 6), [
+      'address',
+      'action',
+      'status',
+      'class',
+      'bounce_reason',
+      'diagnostic',
+    ]);
     assert.deepEqual(
       [rcpt.address, rcpt.action, rcpt.status, rcpt.class],
       ['nobody@example.org', 'failed', '5.1.1', 'hard'],

@@ -80,6 +80,7 @@ for (const dialect of testDialects()) {
       assert.deepEqual(failed?.tags, ['receipt']);
       assert.deepEqual(failed?.details, {
         bounce_class: 'hard',
+        bounce_reason: 'user_unknown',
         status: '5.1.1',
         diagnostic: '550 5.1.1 <jane@example.org>: user unknown',
         source: 'dsn',

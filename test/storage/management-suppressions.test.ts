@@ -72,6 +72,7 @@ for (const dialect of testDialects()) {
         created_at: new Date(api.deps.clock.now()).toISOString(),
         domain: null,
         message_id: null,
+        bounce_reason: null,
       });
       api.deps.clock.advance(1000);
       const again = await client.POST('/v1/suppressions', {
@@ -291,6 +292,7 @@ for (const dialect of testDialects()) {
           created_at: new Date(api.deps.clock.now()).toISOString(),
           domain: 'acme.test',
           message_id: message.id,
+          bounce_reason: null,
         },
       ]);
     });
@@ -408,6 +410,7 @@ for (const dialect of testDialects()) {
         created_at: '2026-01-02T03:04:05.678Z',
         domain: null,
         message_id: null,
+        bounce_reason: null,
       });
       assert.equal(listed.get('three@example.com')!.created_at, '2026-01-02T02:04:05.000Z');
       assert.equal(listed.get('two@example.com')!.reason, 'manual');
@@ -463,6 +466,7 @@ for (const dialect of testDialects()) {
         created_at: '2026-02-03T04:05:06.007Z',
         domain: 'mail.example.com',
         message_id: 'msg_01JD3Z8Q4WJ6V2X5K7M9N0P1QR',
+        bounce_reason: null,
       });
     });
 
