@@ -7,8 +7,12 @@ export const isAddress = (s: string): boolean => ADDRESS.test(s) && s.length <= 
 /** Addresses written anywhere in a line of text: bare, in angle brackets, or in `mailto:`. */
 export function addressesInLine(line: string): string[] {
   const out: string[] = [];
-  for (const m of line.matchAll(/[^\s<>()"',;:[\]]+@[^\s<>()"',;:[\]]+/g)) {
-    const a = m[0].replace(/^mailto:/i, '').replace(/[.]+$/, '');
+  // Split on the characters that cannot be in a bare address, then keep the pieces that are one:
+  // linear in the line's length. A regex that looked for `x@y` anywhere in the line went back over
+  // a long run without an `@` from each of its characters (quadratic: a 80 KB line took 25 s).
+  for (const piece of line.split(/[\s<>()"',;:[\]]+/)) {
+    if (!piece.includes('@')) continue;
+    const a = piece.replace(/[.]+$/, '');
     if (isAddress(a)) out.push(a);
   }
   return out;
@@ -24,10 +28,19 @@ export function linesAfter(text: string, start: RegExp): string[] {
   return at < 0 ? [] : lines.slice(at + 1);
 }
 
-/** The last SMTP reply quoted in a text (`550 5.1.1 …`, `<<< 550 …`), or null. */
+/** One line holding an SMTP reply (`550 5.1.1 …`, `<<< 550 …`, `… said: 550 …`); group 1 is the reply. */
+const REPLY_LINE = /^[ \t]*(?:<<<[ \t]*|.*?\bsaid:[ \t]*)?([245]\d\d[ -](?:[245]\.\d{1,3}\.\d{1,3}\s)?.*)$/;
+
+/**
+ * The last SMTP reply quoted in a text, or null. Line by line, from the end: one multi-line regex
+ * over the whole text let its leading `\s*` run across every following blank line from each line
+ * start (quadratic: 40,000 empty lines took 9 s).
+ */
 export function lastReply(text: string): string | null {
-  const replies = [
-    ...text.matchAll(/^\s*(?:<<<\s*|.*?\bsaid:\s*)?([245]\d\d[ -](?:[245]\.\d{1,3}\.\d{1,3}\s)?.*)$/gm),
-  ].map((m) => m[1] as string);
-  return replies[replies.length - 1] ?? null;
+  const lines = text.split(/\r?\n/);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = REPLY_LINE.exec(lines[i]!);
+    if (m) return m[1]!;
+  }
+  return null;
 }
