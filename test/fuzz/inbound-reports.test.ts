@@ -174,7 +174,7 @@ describe('fuzz: the report parser', () => {
     const kinds = new Map<string, number>();
     const prop = fuzzProperty(mutated(anySeed), async (raw) => {
       const parsed = await parseReport(raw);
-      assert.ok(['dsn', 'bounce', 'complaint', 'unknown'].includes(parsed.kind), parsed.kind);
+      assert.ok(['dsn', 'bounce', 'complaint', 'feedback', 'unknown'].includes(parsed.kind), parsed.kind);
       assert.ok(Array.isArray(parsed.recipients));
       if (parsed.kind === 'unknown') assert.equal(parsed.recipients.length, 0);
       for (const r of parsed.recipients) {
