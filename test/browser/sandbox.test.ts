@@ -171,6 +171,9 @@ for (const dialect of testDialects()) {
         await page.getByRole('navigation', { name: 'Main', exact: true }).waitFor();
         await page.goto('/transactional/sandbox.posthorn.test');
         const smtp = page.getByRole('region', { name: 'SMTP credentials' });
+        // The section has loaded its list (the sandbox's own login from the first start) before the
+        // click: a click while it is still loading could land on a button about to be re-rendered.
+        await smtp.getByRole('table').waitFor();
         await smtp.getByRole('button', { name: 'Create SMTP credential' }).click();
         const password = await smtp.locator('input[data-secret]').inputValue();
         const shown = (await smtp.getByRole('status').textContent()) ?? '';
