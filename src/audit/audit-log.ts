@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../core/time-id-cursor.js';
 import { actorLabel, type Actor } from '../core/actor.js';
 import type { Database } from '../storage/database.js';
-import { RefusedError } from '../core/refused-error.js';
 
 /** One management change as the audit log keeps it. `target` names what changed, never a secret. */
 export interface AuditChange {
@@ -58,7 +58,7 @@ export async function listAudit(
     .select(['id', 'at', 'actor', 'action', 'target', 'ip'])
     .where('account_id', '=', accountId);
   if (page.cursor !== undefined) {
-    const after = decodeAuditCursor(page.cursor);
+    const after = decodeTimeIdCursor(page.cursor, 'aud');
     q = q.where((eb) => eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]));
   }
   const rows = await q
@@ -77,15 +77,6 @@ export async function listAudit(
       target: r.target,
       ip: r.ip,
     })),
-    next_cursor: more && last ? Buffer.from(`${Number(last.at)}:${last.id}`).toString('base64url') : null,
+    next_cursor: more && last ? encodeTimeIdCursor(Number(last.at), last.id) : null,
   };
-}
-
-function decodeAuditCursor(cursor: string): { at: number; id: string } {
-  const m = /^(\d{1,16}):(aud_[0-9A-Z]{26})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m)
-    throw new RefusedError('invalid', 'cursor is not one this API returned; pass next_cursor as it came', {
-      field: 'cursor',
-    });
-  return { at: Number(m[1]), id: m[2]! };
 }

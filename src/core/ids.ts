@@ -24,6 +24,8 @@ export const ID_PREFIXES = [
   'tmpl',
   'sig',
   'usr',
+  /** A kept sandbox message (the message's own ULID under this prefix: sandbox-transport.ts). */
+  'sbx',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

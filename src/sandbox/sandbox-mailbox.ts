@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../core/time-id-cursor.js';
 import { RefusedError } from '../core/refused-error.js';
 import { decodeEncodedWords } from '../mime/header-text.js';
 import { bodyText, header, parseHeaders, parseMime, type MimePart } from '../mime/parse-mime.js';
@@ -72,7 +73,7 @@ export async function listSandboxMessages(
         .as('first_part'),
     );
   if (page.cursor !== undefined) {
-    const after = decodeCursor(page.cursor);
+    const after = decodeTimeIdCursor(page.cursor, 'sbx');
     q = q.where((eb) =>
       eb.or([
         eb('s.created_at', '<', after.at),
@@ -101,17 +102,8 @@ export async function listSandboxMessages(
         received_at: iso(r.created_at),
       };
     }),
-    next_cursor: more && last ? Buffer.from(`${Number(last.created_at)}:${last.id}`).toString('base64url') : null,
+    next_cursor: more && last ? encodeTimeIdCursor(Number(last.created_at), last.id) : null,
   };
-}
-
-function decodeCursor(cursor: string): { at: number; id: string } {
-  const m = /^(\d{1,16}):(sbx_[0-9A-Z]{26})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m)
-    throw new RefusedError('invalid', 'cursor is not one this API returned; pass next_cursor as it came', {
-      field: 'cursor',
-    });
-  return { at: Number(m[1]), id: m[2]! };
 }
 
 /** A kept message of the account and its whole bytes, as signed; 404 naming `id` otherwise. */
