@@ -8,7 +8,7 @@ import { RefusedError } from './core/refused-error.js';
 import { createIds } from './core/ids.js';
 import { ROLES, type Role } from './core/roles.js';
 import { createResolver } from './domains/create-resolver.js';
-import { createMetrics } from './metrics/metrics.js';
+import { createMetrics, metricsOnDemand } from './metrics/metrics.js';
 import { watchDatabaseGauges } from './metrics/database-gauges.js';
 import { checkMetricsConfig, startMetricsListener, type MetricsListener } from './metrics/metrics-listener.js';
 import { createDbRateLimiter } from './rate-limit/db-rate-limiter.js';
@@ -50,7 +50,7 @@ export interface Runtime extends Deps {
  */
 export async function buildDeps(
   config: Readonly<Config>,
-  opts: { checkSecretKeys?: boolean; backgroundCheckpoints?: boolean } = {},
+  opts: { checkSecretKeys?: boolean; backgroundCheckpoints?: boolean; metricsOnDemand?: boolean } = {},
 ): Promise<Runtime> {
   let resolver: Deps['resolver'];
   try {
@@ -80,8 +80,8 @@ export async function buildDeps(
   // On SQLite one process holds all state; PostgreSQL nodes share limits through the database, so a
   // limit holds across nodes.
   const limiter = dialect === 'postgres' ? createDbRateLimiter(db) : createMemoryRateLimiter();
-  const metrics = createMetrics();
-  if (poolStats)
+  const metrics = opts.metricsOnDemand === true ? metricsOnDemand() : createMetrics();
+  if (poolStats && opts.metricsOnDemand !== true)
     metrics.onScrape(() => {
       for (const [state, n] of Object.entries(poolStats())) metrics.dbPool.set({ state }, n);
     });

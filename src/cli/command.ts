@@ -58,7 +58,7 @@ export interface Command {
  * while a server runs on the same database (the CLI is for use beside a running server).
  */
 export async function withDeps<T>(config: Readonly<Config>, fn: (deps: Runtime) => Promise<T>): Promise<T> {
-  const deps = await buildDeps(config);
+  const deps = await buildDeps(config, { metricsOnDemand: true });
   try {
     return await fn(deps);
   } finally {

@@ -1,4 +1,13 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * prom-client, loaded when the first registry is made rather than with this module: a CLI call
+ * that records no metric never loads it (metricsOnDemand; a tenth of a second of a call's start,
+ * bench:cli). It is CommonJS, so require() loads it synchronously.
+ */
+const promClient = (): typeof PromClient => createRequire(import.meta.url)('prom-client') as typeof PromClient;
 
 /** Read on every scrape, before the gauges are reported (database counts, pool and thread states). */
 export type ScrapeHook = () => void | Promise<void>;
@@ -35,6 +44,7 @@ export interface Metrics {
 
 /** Creates the registry with process metrics and Posthorn's own. */
 export function createMetrics(withDefaults = true): Metrics {
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = promClient();
   const registry = new Registry();
   if (withDefaults) collectDefaultMetrics({ register: registry, prefix: 'posthorn_' });
   const hooks = new Set<ScrapeHook>();
@@ -173,6 +183,20 @@ export function createMetrics(withDefaults = true): Metrics {
 }
 
 /** Runs `work` (a transaction that records work), observing its duration under `path`. */
+/**
+ * Metrics made on first use: for a CLI command, which has no metrics listener and mostly records
+ * nothing, so its start does not pay for building the registry.
+ */
+export function metricsOnDemand(): Metrics {
+  let real: Metrics | undefined;
+  return new Proxy({} as Metrics, {
+    get: (_target, key) => {
+      real ??= createMetrics();
+      return Reflect.get(real, key, real) as unknown;
+    },
+  });
+}
+
 export async function timedCommit<T>(metrics: Metrics, path: string, work: () => Promise<T>): Promise<T> {
   const end = metrics.commitSeconds.startTimer({ path });
   try {

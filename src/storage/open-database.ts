@@ -1,7 +1,8 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from './database.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-data-dir.js';
@@ -32,9 +33,22 @@ export interface OpenDatabase {
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
 
-// BIGINT (int8, oid 20) arrives as a string by default; our BIGINTs are epoch ms and counters,
-// far inside Number's exact range, so read them as numbers on both dialects.
-pg.types.setTypeParser(20, (v) => Number(v));
+let pgModule: typeof pg | undefined;
+
+/**
+ * The pg driver, loaded on first use: a CLI call on SQLite never pays for loading it (about a tenth
+ * of a second of a `posthorn` call's start; docs/deploy.md, "Installing"). pg is CommonJS, so
+ * require() loads it synchronously.
+ */
+function loadPg(): typeof pg {
+  if (pgModule === undefined) {
+    pgModule = createRequire(import.meta.url)('pg') as typeof pg;
+    // BIGINT (int8, oid 20) arrives as a string by default; our BIGINTs are epoch ms and counters,
+    // far inside Number's exact range, so read them as numbers on both dialects.
+    pgModule.types.setTypeParser(20, (v) => Number(v));
+  }
+  return pgModule;
+}
 
 /**
  * Opens the SQLite file (WAL, synchronous=FULL: a commit survives power loss) or a PostgreSQL pool.
@@ -51,7 +65,7 @@ export function openDatabase(opts: {
   backgroundCheckpoints?: boolean;
 }): OpenDatabase {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
