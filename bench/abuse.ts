@@ -23,6 +23,9 @@ import { issueApiKey } from '../src/credentials/issue-api-key.js';
 import { openDatabase } from '../src/storage/open-database.js';
 import { startServer } from '../test/helpers/spawn-server.js';
 import { scratchTarget } from './scratch-target.js';
+import { serveFromDist } from './from-dist.js';
+
+serveFromDist();
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const DURATION_MS = env('BENCH_DURATION', 60) * 1000;

@@ -22,6 +22,9 @@ import { startDnsServer } from '../test/helpers/dns-server.js';
 import { startSinkMx } from '../test/helpers/sink-mx.js';
 import { startServer } from '../test/helpers/spawn-server.js';
 import { scratchTarget } from './scratch-target.js';
+import { serveFromDist } from './from-dist.js';
+
+serveFromDist();
 
 const N = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const DOMAINS = 50;

@@ -19,6 +19,9 @@ import { openDatabase, type DialectName } from '../src/storage/open-database.js'
 import { seedDomain } from '../test/helpers/seed.js';
 import { startServer } from '../test/helpers/spawn-server.js';
 import { scratchTarget } from './scratch-target.js';
+import { serveFromDist } from './from-dist.js';
+
+serveFromDist();
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);

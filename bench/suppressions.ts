@@ -30,6 +30,9 @@ import { migrate } from '../src/storage/migrate.js';
 import { openDatabase, type DialectName } from '../src/storage/open-database.js';
 import { startServer } from '../test/helpers/spawn-server.js';
 import { scratchTarget } from './scratch-target.js';
+import { serveFromDist } from './from-dist.js';
+
+serveFromDist();
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const REASONS = ['hard_bounce', 'complaint', 'unsubscribed', 'manual'];

@@ -24,6 +24,9 @@ import { setWebhook } from '../src/webhooks/set-webhook.js';
 import { seedDomain, type Seeded } from '../test/helpers/seed.js';
 import { startServer } from '../test/helpers/spawn-server.js';
 import { scratchTarget } from './scratch-target.js';
+import { serveFromDist } from './from-dist.js';
+
+serveFromDist();
 
 const N = Number(process.env.BENCH_EVENTS ?? 20_000);
 const DELAY_N = Number(process.env.BENCH_DELAY_EVENTS ?? 10_000);

@@ -2,8 +2,9 @@
 // Node 20's --test does not expand globs, so the files are listed here.
 // Usage: node scripts/run-tests.js [substring filter ...]
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { freshDist } from './fresh-dist.js';
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -26,17 +27,9 @@ if (files.length === 0) {
 // anything, and the suite starts hundreds of them. dist/ is rebuilt first when any source is newer,
 // so the children never run stale code. POSTHORN_FROM_SOURCE=1 runs them from src/ instead.
 const fromSource = process.env.POSTHORN_FROM_SOURCE === '1';
-if (!fromSource) {
-  const built = existsSync('dist/cli/main.js') ? statSync('dist/cli/main.js').mtimeMs : 0;
-  const newest = Math.max(...walk('src').map((f) => statSync(f).mtimeMs), statSync('tsconfig.build.json').mtimeMs);
-  if (newest > built) {
-    console.log(built === 0 ? 'building dist/ for the tests' : 'src/ is newer than dist/: rebuilding it for the tests');
-    const build = spawnSync(process.execPath, ['scripts/build-dist.js'], { stdio: 'inherit' });
-    if (build.status !== 0) process.exit(build.status ?? 1);
-  }
-}
+if (!fromSource && !freshDist((line) => console.log(`${line} for the tests`))) process.exit(1);
 // Test files run two at a time (the two cores CI has); TEST_CONCURRENCY=1 when something else
-// shares the machine (scripts/ci-node24.sh beside the main suite).
+// shares the machine (scripts/ci-node.sh beside the main suite).
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
 const result = spawnSync(
   process.execPath,

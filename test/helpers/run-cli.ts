@@ -12,7 +12,7 @@ const CLI_TIMEOUT_MS = 60_000;
  * any source is newer and says so in POSTHORN_TEST_CLI. A test file run on its own runs its
  * children from src/ (POSTHORN_FROM_SOURCE=1), so it never exercises a stale dist/.
  */
-const CHILDREN_FROM_DIST = process.env.POSTHORN_TEST_CLI === 'dist';
+const childrenFromDist = (): boolean => process.env.POSTHORN_TEST_CLI === 'dist';
 
 /**
  * process.env without POSTHORN_* (a developer's own settings must not leak into tests), then
@@ -24,7 +24,7 @@ export function childEnv(defaults: Record<string, string>, env: Record<string, s
       (e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('POSTHORN_'),
     ),
   );
-  return { ...inherited, ...(CHILDREN_FROM_DIST ? {} : { POSTHORN_FROM_SOURCE: '1' }), ...defaults, ...env };
+  return { ...inherited, ...(childrenFromDist() ? {} : { POSTHORN_FROM_SOURCE: '1' }), ...defaults, ...env };
 }
 
 export interface CliResult {
