@@ -46,6 +46,7 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before the typed schema exists
 export async function migrate(db: Kysely<any>, dialect: DialectName, upTo?: string): Promise<void> {
+  if (upTo === undefined && (await allApplied(db, dialect))) return;
   const { migrator, migrationTableSchema } = await migratorFor(db, dialect);
   for (let attempt = 1; ; attempt++) {
     const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
@@ -59,6 +60,29 @@ export async function migrate(db: Kysely<any>, dialect: DialectName, upTo?: stri
     const failed = results?.find((r) => r.status === 'Error');
     const what = failed ? `migration ${failed.migrationName} failed` : 'migration failed';
     throw new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+/**
+ * Whether the database has applied exactly this release's migrations: then there is nothing to do,
+ * and one read answers it instead of Kysely's lock, table checks and listing (most of what a CLI
+ * call did with the database). Anything else (no table yet, a migration missing, or one this
+ * release does not know) goes through the Migrator, which migrates or refuses as before.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as migrate()
+async function allApplied(db: Kysely<any>, dialect: DialectName): Promise<boolean> {
+  try {
+    const table =
+      dialect === 'postgres'
+        ? sql`${sql.id((await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]?.schema ?? 'public', 'kysely_migration')}`
+        : sql`kysely_migration`;
+    const { rows } = await sql<{ name: string }>`SELECT name FROM ${table}`.execute(db);
+    const applied = new Set(rows.map((r) => r.name));
+    const known = Object.keys(MIGRATIONS);
+    return applied.size === known.length && known.every((name) => applied.has(name));
+  } catch {
+    // No migration table yet (a new database): the Migrator creates it.
+    return false;
   }
 }
 
