@@ -57,11 +57,21 @@ export async function listSandboxMessages(
   page: { limit: number; cursor?: string },
 ): Promise<{ messages: SandboxMessageSummary[]; next_cursor: string | null }> {
   needSandbox(deps);
+  return listKeptMessages(deps, accountId, page);
+}
+
+/**
+ * The kept messages of one account, or of every account (`accountId` null: the operator's
+ * `posthorn sandbox list`, which also shows what an earlier sandbox start kept), newest first.
+ */
+export async function listKeptMessages(
+  deps: Pick<Deps, 'db'>,
+  accountId: string | null,
+  page: { limit: number; cursor?: string },
+): Promise<{ messages: SandboxMessageSummary[]; next_cursor: string | null }> {
   const headBytes = sql.lit(SANDBOX_HEAD_BYTES);
   let q = deps.db
     .selectFrom('sandbox_messages as s')
-    .innerJoin('messages as m', 'm.id', 's.message_id')
-    .where('m.account_id', '=', accountId)
     .select(['s.id', 's.message_id', 's.mail_from', 's.recipients', 's.created_at'])
     .select(sql<Buffer | null>`substr(s.raw, 1, ${headBytes})`.as('head'))
     .select((eb) =>
@@ -71,6 +81,16 @@ export async function listSandboxMessages(
         .whereRef('p.sandbox_message_id', '=', 's.id')
         .where('p.seq', '=', 0)
         .as('first_part'),
+    );
+  if (accountId !== null)
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('messages as m')
+          .select('m.id')
+          .whereRef('m.id', '=', 's.message_id')
+          .where('m.account_id', '=', accountId),
+      ),
     );
   if (page.cursor !== undefined) {
     const after = decodeTimeIdCursor(page.cursor, 'sbx');

@@ -40,8 +40,10 @@ export function EmailFrame({ html, title }: { html: string; title: string }) {
       ) : null}
       {notLoaded > 0 ? (
         <p class="muted">
-          {notLoaded === 1 ? 'One image or font' : `${notLoaded} images or fonts`} from elsewhere are not loaded here:
-          the dashboard loads nothing from other sites (inline <code>data:</code> images are shown).
+          {notLoaded === 1
+            ? 'One image or font from elsewhere is not loaded here'
+            : `${notLoaded} images or fonts from elsewhere are not loaded here`}
+          : the dashboard loads nothing from other sites (inline <code>data:</code> images are shown).
         </p>
       ) : null}
     </>
