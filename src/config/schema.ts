@@ -30,6 +30,7 @@ export interface Config {
   eventsRateLimit: number;
   domainRecheckInterval: number;
   domainGracePeriod: number;
+  schedulerInterval: number;
   logLevel: string;
   mxMaxConnections: number;
   deliveryConcurrency: number;
@@ -299,6 +300,19 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     defaultText: '`72h`',
     description:
       'A verified domain whose records keep failing this long becomes unverified; until then it is in `warning` and still sends.',
+  }),
+  entry({
+    key: 'schedulerInterval',
+    env: 'POSTHORN_SCHEDULER_INTERVAL',
+    parse: (t) => {
+      const ms = p.parseDuration(t);
+      if (ms < 1000) throw new Error(`expected an interval of at least 1s, got "${t}"`);
+      return ms;
+    },
+    default: () => 60_000,
+    defaultText: '`1m`',
+    description:
+      'How often the scheduler role re-checks due domains, makes event partitions ahead and purges what retention allows: each task runs once per cluster per interval, whichever node with the scheduler role takes it (see docs/scaling.md).',
   }),
   entry({
     key: 'logLevel',
