@@ -31,6 +31,7 @@ export interface Config {
   domainRecheckInterval: number;
   domainGracePeriod: number;
   schedulerInterval: number;
+  databasePoolSize: number;
   logLevel: string;
   mxMaxConnections: number;
   deliveryConcurrency: number;
@@ -125,6 +126,15 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     default: () => null,
     defaultText: 'SQLite in the data dir',
     description: '`postgres://…` to use PostgreSQL instead of SQLite.',
+  }),
+  entry({
+    key: 'databasePoolSize',
+    env: 'POSTHORN_DATABASE_POOL_SIZE',
+    parse: (t) => p.parseInteger(t, 1, 1000),
+    default: () => 10,
+    defaultText: '`10`',
+    description:
+      "PostgreSQL: connections one `posthorn serve` process opens at most; the sum over all nodes must stay under the server's `max_connections` (see docs/scaling.md).",
   }),
   entry({
     key: 'listenHost',
