@@ -199,6 +199,7 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
         let answered = 0;
         let killedAt = 0;
         let killEpoch = 0;
+        let finishedEpoch = 0;
         let held: { id: string; address: string; run_at: number }[] = [];
 
         const killAfter = Math.floor(TOTAL * 0.4);
@@ -220,6 +221,17 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
             .select(['jobs.id', 'recipients.address', 'jobs.run_at'])
             .where('jobs.locked_by', 'like', `%:${pid}:%`)
             .execute();
+          // Then the others finish them (gone from the queue: delivered and recorded), watched
+          // while the burst goes on.
+          const heldIds = held.map((h) => h.id);
+          if (heldIds.length > 0)
+            await until(
+              "the dead node's jobs to be finished by the others",
+              async () =>
+                (await db.db.selectFrom('jobs').select('id').where('id', 'in', heldIds).execute()).length === 0,
+              LEASE_MS + 60_000,
+            );
+          finishedEpoch = Date.now();
         })();
         await Promise.all(
           nodes.flatMap((node, i) =>
@@ -253,14 +265,6 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
           held.every((h) => Number(h.run_at) <= dueBy),
           `a held job was due ${Math.max(...held.map((h) => Number(h.run_at))) - killEpoch} ms after the kill, past the ${LEASE_MS} ms lease`,
         );
-        // Then the others finish them (gone from the queue: delivered and recorded).
-        const heldIds = held.map((h) => h.id);
-        await until(
-          "the dead node's jobs to be finished by the others",
-          async () => (await db.db.selectFrom('jobs').select('id').where('id', 'in', heldIds).execute()).length === 0,
-          LEASE_MS + 60_000,
-        );
-        const finishedEpoch = Date.now();
         const takenOverMs = finishedEpoch - killEpoch;
 
         // Every recipient committed (a superset of the 202s: a 202 can be cut on its way) arrives.
@@ -338,7 +342,17 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
               const arr = sink.messages
                 .filter((m) => m.rcptTo.some((r) => r.toLowerCase() === h.address.toLowerCase()))
                 .map((m) => m.receivedAt.getTime() - killEpoch);
-              return `${h.address} due ${Number(h.run_at) - killEpoch} arrived ${JSON.stringify(arr)}`;
+              const logs = nodes.flatMap((nd, ni) =>
+                nd
+                  .stderr()
+                  .split('\n')
+                  .filter((l) => l.includes(h.address) || l.includes('not recorded') || l.includes('failed'))
+                  .map((l) => {
+                    const e = JSON.parse(l) as { time: number; msg: string };
+                    return `${ni}:${e.msg}@${e.time - killEpoch}`;
+                  }),
+              );
+              return `${h.address} due ${Number(h.run_at) - killEpoch} arrived ${JSON.stringify(arr)} logs ${JSON.stringify([...new Set(logs)].slice(0, 6))}`;
             })
             .join('; ')}`,
         );
