@@ -336,26 +336,6 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
             `finished ${takenOverMs} ms after the kill; mail due before them delivered ${drainedAt - killEpoch} ms after it`,
         );
         const bound = Math.max(LEASE_MS, drainedAt - killEpoch) + LEASE_MS;
-        t.diagnostic(
-          `DEBUG held: ${held
-            .map((h) => {
-              const arr = sink.messages
-                .filter((m) => m.rcptTo.some((r) => r.toLowerCase() === h.address.toLowerCase()))
-                .map((m) => m.receivedAt.getTime() - killEpoch);
-              const logs = nodes.flatMap((nd, ni) =>
-                nd
-                  .stderr()
-                  .split('\n')
-                  .filter((l) => l.includes(h.address) || l.includes('not recorded') || l.includes('failed'))
-                  .map((l) => {
-                    const e = JSON.parse(l) as { time: number; msg: string };
-                    return `${ni}:${e.msg}@${e.time - killEpoch}`;
-                  }),
-              );
-              return `${h.address} due ${Number(h.run_at) - killEpoch} arrived ${JSON.stringify(arr)} logs ${JSON.stringify([...new Set(logs)].slice(0, 6))}`;
-            })
-            .join('; ')}`,
-        );
         assert.ok(
           takenOverMs <= bound,
           `the dead node's jobs were finished ${takenOverMs} ms after the kill; the bound is ${bound} ms ` +
