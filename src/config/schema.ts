@@ -491,7 +491,7 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     default: () => 30_000,
     defaultText: '`30s`',
     description:
-      'How long a delivery worker holds a claimed job; it renews the lease every third of it while the attempt runs, so the mail of a crashed worker is taken up again by another within about this time.',
+      'How long a delivery worker holds a claimed job, and a webhook dispatcher a claimed webhook delivery; each renews the lease every third of it while the work runs, so the work of a crashed node is taken up again by another within about this time (see docs/scaling.md).',
   }),
   entry({
     key: 'secretsKey',
