@@ -67,6 +67,7 @@ export async function buildDeps(
   const { db, dialect, close, poolStats } = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
     backgroundCheckpoints: opts.backgroundCheckpoints === true,
   });
   try {

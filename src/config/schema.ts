@@ -30,6 +30,8 @@ export interface Config {
   eventsRateLimit: number;
   domainRecheckInterval: number;
   domainGracePeriod: number;
+  schedulerInterval: number;
+  databasePoolSize: number;
   logLevel: string;
   mxMaxConnections: number;
   deliveryConcurrency: number;
@@ -124,6 +126,15 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     default: () => null,
     defaultText: 'SQLite in the data dir',
     description: '`postgres://…` to use PostgreSQL instead of SQLite.',
+  }),
+  entry({
+    key: 'databasePoolSize',
+    env: 'POSTHORN_DATABASE_POOL_SIZE',
+    parse: (t) => p.parseInteger(t, 1, 1000),
+    default: () => 10,
+    defaultText: '`10`',
+    description:
+      "PostgreSQL: connections one `posthorn serve` process opens at most; the sum over all nodes must stay under the server's `max_connections` (see docs/scaling.md).",
   }),
   entry({
     key: 'listenHost',
@@ -301,6 +312,19 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
       'A verified domain whose records keep failing this long becomes unverified; until then it is in `warning` and still sends.',
   }),
   entry({
+    key: 'schedulerInterval',
+    env: 'POSTHORN_SCHEDULER_INTERVAL',
+    parse: (t) => {
+      const ms = p.parseDuration(t);
+      if (ms < 1000) throw new Error(`expected an interval of at least 1s, got "${t}"`);
+      return ms;
+    },
+    default: () => 60_000,
+    defaultText: '`1m`',
+    description:
+      'How often the scheduler role re-checks due domains, makes event partitions ahead and purges what retention allows: each task runs once per cluster per interval, whichever node with the scheduler role takes it (see docs/scaling.md).',
+  }),
+  entry({
     key: 'logLevel',
     env: 'POSTHORN_LOG_LEVEL',
     parse: p.parseLogLevel,
@@ -467,7 +491,7 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     default: () => 30_000,
     defaultText: '`30s`',
     description:
-      'How long a delivery worker holds a claimed job; it renews the lease every third of it while the attempt runs, so the mail of a crashed worker is taken up again by another within about this time.',
+      'How long a delivery worker holds a claimed job, and a webhook dispatcher a claimed webhook delivery; each renews the lease every third of it while the work runs, so the work of a crashed node is taken up again by another within about this time (see docs/scaling.md).',
   }),
   entry({
     key: 'secretsKey',

@@ -32,6 +32,7 @@ export interface Database {
   templates: TemplateTable;
   template_versions: TemplateVersionTable;
   message_signatures: MessageSignatureTable;
+  cluster_tasks: ClusterTaskTable;
 }
 
 export interface AccountTable {
@@ -454,4 +455,18 @@ export interface MessageSignatureTable {
   fields: string;
   /** SHA-256 of the signed message (fields and message), base64. */
   digest: string;
+}
+
+/** One periodic task that runs once per cluster per period (scheduler/cluster-task.ts). */
+export interface ClusterTaskTable {
+  name: string;
+  /** The node running it now, or null between runs. */
+  locked_by: string | null;
+  /** End of the running node's lease, epoch ms; renewed while the task runs. */
+  locked_until: number | null;
+  /** When the last run started, epoch ms: the next may start one period later. */
+  last_started_at: number;
+  last_finished_at: number | null;
+  /** Runs started so far, over the whole cluster. */
+  runs: number;
 }

@@ -55,3 +55,24 @@ export async function releaseDeliveries(deps: Pick<Deps, 'db'>, workerId: string
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
+
+/** Ids per statement, well under the bound-parameter limits of SQLite and PostgreSQL. */
+const CHUNK = 1000;
+
+/** Extends the lease of the pending rows `workerId` still holds among `ids` to `until`; a row another dispatcher took stays theirs. */
+export async function renewDeliveries(
+  deps: Pick<Deps, 'db'>,
+  ids: string[],
+  workerId: string,
+  until: number,
+): Promise<void> {
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    await deps.db
+      .updateTable('webhook_deliveries')
+      .set({ locked_until: until, next_attempt_at: until })
+      .where('id', 'in', ids.slice(i, i + CHUNK))
+      .where('locked_by', '=', workerId)
+      .where('state', '=', 'pending')
+      .execute();
+  }
+}

@@ -5,7 +5,7 @@ import type { LookupFunction } from 'node:net';
 import type { Deps } from '../deps.js';
 import { startClaimLoop } from '../queue/claim-loop.js';
 import { createBatcher } from '../storage/batcher.js';
-import { claimDeliveries, releaseDeliveries, type ClaimedDelivery } from './claim-deliveries.js';
+import { claimDeliveries, releaseDeliveries, renewDeliveries, type ClaimedDelivery } from './claim-deliveries.js';
 import { signingSecrets, type StoredSecret } from './endpoint-secrets.js';
 import { readEndpointSecrets } from './sealed-secrets.js';
 import { checkedLookup, postWebhook, webhookAgent } from './post-webhook.js';
@@ -31,15 +31,6 @@ export interface WebhookDispatcher {
   nudge(): void;
 }
 
-/**
- * How long a claim is ours: a POST takes at most POSTHORN_WEBHOOK_TIMEOUT and its record waits
- * in a group commit, so twice the timeout and half a minute to spare. A dispatcher killed mid-POST
- * loses its rows to the others when the lease ends (at-least-once: receivers dedupe on webhook-id).
- */
-export function webhookLeaseMs(timeoutMs: number): number {
-  return 2 * timeoutMs + 30_000;
-}
-
 interface EndpointInfo {
   url: string;
   secrets: StoredSecret[];
@@ -53,7 +44,28 @@ interface EndpointInfo {
 export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): WebhookDispatcher {
   const workerId = `${hostname()}:${process.pid}:${deps.ids.random(4).toString('hex')}`;
   const concurrency = deps.config.webhookConcurrency;
-  const leaseMs = webhookLeaseMs(deps.config.webhookTimeout);
+  // The same lease as delivery jobs (POSTHORN_QUEUE_LEASE), renewed every third of it while a row
+  // waits for its endpoint's slot, is POSTed and recorded: a slow endpoint keeps its rows, and the
+  // rows of a dispatcher killed mid-POST come back to the others within one lease (at-least-once:
+  // receivers dedupe on webhook-id; docs/scaling.md).
+  const leaseMs = deps.config.queueLease;
+  /** Rows claimed and not yet recorded or given up: the ones whose leases are renewed. */
+  const holding = new Set<string>();
+  let renewing: Promise<void> | null = null;
+  const renewal = setInterval(
+    () => {
+      if (renewing || holding.size === 0) return;
+      renewing = renewDeliveries(deps, [...holding], workerId, deps.clock.now() + leaseMs)
+        .catch((err: unknown) =>
+          deps.log.error({ err }, 'renewing webhook delivery leases failed; retried at the next renewal'),
+        )
+        .finally(() => {
+          renewing = null;
+        });
+    },
+    Math.max(10, Math.floor(leaseMs / 3)),
+  );
+  renewal.unref();
   const allowPrivate = deps.config.webhookAllowPrivate;
   const lookup = checkedLookup(allowPrivate, opts.lookup);
   const agents = new Map<string, http.Agent>();
@@ -164,7 +176,9 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
     const endpoints = await loadEndpoints(claimed);
     return claimed.flatMap((delivery) => {
       const endpoint = endpoints.get(delivery.endpoint_id);
-      return endpoint ? [{ delivery, endpoint }] : [];
+      if (!endpoint) return [];
+      holding.add(delivery.id);
+      return [{ delivery, endpoint }];
     });
   }
 
@@ -179,6 +193,7 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
     try {
       await deliver(delivery, endpoint);
     } finally {
+      holding.delete(delivery.id);
       const next = lane.waiting.shift();
       if (next) next();
       else if (--lane.running === 0) lanes.delete(id);
@@ -206,6 +221,8 @@ export function startWebhookDispatcher(deps: Deps, opts: DispatcherOptions): Web
         await loop.settled();
       }
       await recorder.drain();
+      clearInterval(renewal);
+      await renewing;
       for (const agent of agents.values()) agent.destroy();
       // What this dispatcher still holds goes back to the outbox now, not when the lease ends.
       const released = await releaseDeliveries(deps, workerId, deps.clock.now());

@@ -12,7 +12,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { createIds } from '../../src/core/ids.js';
 import { writeEvents, type NewEvent } from '../../src/events/write-events.js';
 import { setWebhook } from '../../src/webhooks/set-webhook.js';
-import { webhookLeaseMs } from '../../src/webhooks/webhook-dispatcher.js';
+import { LEASE_MS } from '../../src/delivery/delivery-worker.js';
 import { seedDomain } from '../helpers/seed.js';
 import { startServer } from '../helpers/spawn-server.js';
 import { createTestDb, testDialects } from '../helpers/test-db.js';
@@ -86,9 +86,10 @@ for (const dialect of testDialects()) {
           .where('locked_by', 'is not', null)
           .execute();
         assert.ok(held.length > 0 && held.length <= CONCURRENCY, `${held.length} rows held by the dead dispatcher`);
-        // The restarted server runs on the real clock; the dead dispatcher's leases end
-        // webhookLeaseMs from now. Moving them back by exactly the lease stands for waiting that long.
-        const lease = webhookLeaseMs(TIMEOUT_MS);
+        // The restarted server runs on the real clock; the dead dispatcher's leases end at most
+        // LEASE_MS (the default POSTHORN_QUEUE_LEASE, renewed while held) from now. Moving them back
+        // by exactly the lease stands for waiting that long.
+        const lease = LEASE_MS;
         await db.db
           .updateTable('webhook_deliveries')
           .set((eb) => ({
