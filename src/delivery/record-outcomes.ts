@@ -9,6 +9,7 @@ import type { Database, MessageSignatureTable } from '../storage/database.js';
 import { insertChunked } from '../storage/insert-chunked.js';
 import type { GroupResult } from './deliver-group.js';
 import { nextRetry } from './retry-schedule.js';
+import { outcomeHost, destinationProvider } from './destination-provider.js';
 
 /** Recipient statuses after an attempt (recipients.status). */
 export type RecipientStatus = 'queued' | 'sending' | 'deferred' | 'delivered' | 'failed' | 'rejected';
@@ -18,7 +19,7 @@ interface Plan {
   status: Map<RecipientStatus, string[]>;
   complete: string[];
   /** Keyed by run time and error, so each job keeps its own last error (a deferred recipient's `last_reply`, docs/api.md). */
-  retry: Map<string, { at: number; ids: string[]; error: string }>;
+  retry: Map<string, { at: number; ids: string[]; error: string; provider: string | null }>;
   /** One row per signed group: what GET /v1/messages/{id}/content needs to give the source back. */
   signatures: MessageSignatureTable[];
 }
@@ -62,8 +63,10 @@ export function planOutcomes(
     ): NewEvent => newEvent(ids, m, { event: name, recipient, at, details, suppress });
     group.items.forEach((item, i) => {
       const o = outcomes[i]!;
-      // accepted-by-mta once per recipient, when the engine first took and signed it.
-      if (signedAt !== null && item.status === 'queued')
+      // accepted-by-mta once per recipient, when the engine first took and signed it (a scheduled
+      // recipient's first attempt too: it was never taken before its send time).
+      const first = item.status === 'queued' || item.status === 'scheduled';
+      if (signedAt !== null && first)
         plan.events.push(event('accepted-by-mta', item.address, signedAt, { dkim: 'signed' }));
       switch (o.kind) {
         case 'delivered':
@@ -91,11 +94,15 @@ export function planOutcomes(
             maxLifetime: cfg.maxQueueLifetime,
           });
           if (next.kind === 'retry') {
-            const key = `${next.at}\0${o.error}`;
-            const slot = plan.retry.get(key) ?? { at: next.at, ids: [], error: o.error };
+            // The provider of the MX host tried, so the queue can be listed and retried by provider.
+            const host = outcomeHost(o.details);
+            const provider = host === undefined || host === 'sandbox' ? null : destinationProvider(host);
+            const key = `${next.at}\0${o.error}\0${provider ?? ''}`;
+            const slot = plan.retry.get(key) ?? { at: next.at, ids: [], error: o.error, provider };
             slot.ids.push(item.job.id);
             plan.retry.set(key, slot);
-            push(plan.status, signedAt !== null ? 'deferred' : (item.status as RecipientStatus), item.recipientId);
+            const unsigned = item.status === 'scheduled' ? 'queued' : (item.status as RecipientStatus);
+            push(plan.status, signedAt !== null ? 'deferred' : unsigned, item.recipientId);
             return;
           }
           plan.events.push(
@@ -129,5 +136,6 @@ export async function writeOutcomes(
   }
   await insertChunked(trx, 'message_signatures', plan.signatures);
   await completeJobs(trx, plan.complete, workerId);
-  for (const slot of plan.retry.values()) await rescheduleJobs(trx, slot.ids, workerId, slot.at, slot.error);
+  for (const slot of plan.retry.values())
+    await rescheduleJobs(trx, slot.ids, workerId, slot.at, slot.error, slot.provider);
 }
