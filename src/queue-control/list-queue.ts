@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { RefusedError } from '../core/refused-error.js';
 import { findMessage } from '../messages/message-view.js';
 import { shownStatus, type RecipientStatusName } from '../messages/recipient-status.js';
+import type { Provider } from '../metrics/delivery-labels.js';
 import { queueDomain, queueProvider, type QueueScope } from './queue-scope.js';
 
 /** Where a job stands (docs/delivery-queue.md, Listing the queue). */
@@ -15,7 +16,7 @@ export interface QueueJob {
   recipient: string;
   domain: string;
   /** Mailbox provider of the MX host last tried; null before a route was resolved. */
-  provider: string | null;
+  provider: Provider | null;
   /**
    * `queued` (not tried yet), `deferred` (tried, to be tried again), `scheduled` (its send time is
    * ahead), `suspended` (pushed back by a hold, waiting for it to end).
@@ -101,7 +102,7 @@ function toJob(r: Row, now: number): QueueJob {
     message_id: r.message_id,
     recipient: r.address,
     domain: r.domain,
-    provider: r.provider ?? null,
+    provider: (r.provider ?? null) as Provider | null,
     status: statusOf({ held: r.held ?? null, attempts: Number(r.attempts), send_at: sendAt }, now),
     attempts: Number(r.attempts),
     next_attempt_at: new Date(Number(r.run_at)).toISOString(),

@@ -3,7 +3,7 @@ import type { Actor } from '../core/actor.js';
 import { RefusedError } from '../core/refused-error.js';
 import { newEvent } from '../events/event-record.js';
 import { writeEvents } from '../events/write-events.js';
-import { findMessage } from '../messages/message-view.js';
+import { findMessage, type MessageScope } from '../messages/message-view.js';
 import { auditQueue, queueDomain, queueProvider, type QueueScope } from './queue-scope.js';
 
 /** What `queue retry` makes due: one message's jobs, or every job to a recipient domain or provider. */
@@ -81,12 +81,12 @@ export async function retryQueue(
  */
 export async function cancelMessage(
   deps: QueueDeps,
-  scope: QueueScope,
+  scope: MessageScope,
   idText: string,
   actor: Actor,
   action = 'queue.cancel',
 ): Promise<{ cancelled: number }> {
-  const head = await findMessage(deps, 'any' in scope ? { any: true } : scope, idText);
+  const head = await findMessage(deps, scope, idText);
   const now = deps.clock.now();
   const cancelled = await deps.db.transaction().execute(async (trx) => {
     const gone = await trx
