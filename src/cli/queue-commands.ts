@@ -61,7 +61,9 @@ function table(jobs: QueueJob[]): string {
     ]),
   ];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return printable(rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ')).join('\n'));
+  return printable(
+    rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ')).join('\n'),
+  );
 }
 
 /** `queue list [--domain D] [--provider P] [--status S] [--account A] [--limit N]`. */
@@ -193,7 +195,10 @@ export const queueHolds: Command = {
   options: ['account'],
   run: ({ config, options }) =>
     withDeps(config, async (deps) => {
-      const holds = await listHolds(deps, options.account === undefined ? { node: true } : await ownerOf(deps, options));
+      const holds = await listHolds(
+        deps,
+        options.account === undefined ? { node: true } : await ownerOf(deps, options),
+      );
       const text =
         holds.length === 0
           ? 'no delivery holds'

@@ -57,9 +57,13 @@ function decodeCursor(cursor: string): string {
 /** `status` of a filter: one of QUEUE_STATUSES, else refused naming `status`. */
 export function queueStatus(value: string): QueueStatus {
   if (!(QUEUE_STATUSES as readonly string[]).includes(value))
-    throw new RefusedError('invalid', `status must be one of ${QUEUE_STATUSES.join(', ')}, got ${JSON.stringify(value.slice(0, 40))}`, {
-      field: 'status',
-    });
+    throw new RefusedError(
+      'invalid',
+      `status must be one of ${QUEUE_STATUSES.join(', ')}, got ${JSON.stringify(value.slice(0, 40))}`,
+      {
+        field: 'status',
+      },
+    );
   return value as QueueStatus;
 }
 

@@ -18,9 +18,13 @@ export function queueDomain(value: string, field = 'domain'): string {
   const d = value.trim().toLowerCase().replace(/\.$/, '');
   // RFC 1035 §2.3.1 labels (LDH, 1 to 63 characters), at least two of them, 253 characters in all.
   if (d.length > 253 || !/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(d))
-    throw new RefusedError('invalid', `${field} must be a domain name such as example.com, got ${JSON.stringify(value.slice(0, 64))}`, {
-      field,
-    });
+    throw new RefusedError(
+      'invalid',
+      `${field} must be a domain name such as example.com, got ${JSON.stringify(value.slice(0, 64))}`,
+      {
+        field,
+      },
+    );
   return d;
 }
 
@@ -28,9 +32,13 @@ export function queueDomain(value: string, field = 'domain'): string {
 export function queueProvider(value: string, field = 'provider'): string {
   const p = value.trim().toLowerCase();
   if (!(PROVIDER_NAMES as readonly string[]).includes(p))
-    throw new RefusedError('invalid', `${field} must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(value.slice(0, 64))}`, {
-      field,
-    });
+    throw new RefusedError(
+      'invalid',
+      `${field} must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(value.slice(0, 64))}`,
+      {
+        field,
+      },
+    );
   return p;
 }
 

@@ -44,7 +44,9 @@ export async function activeHolds(db: Db, now: number): Promise<HoldSet> {
     .selectAll()
     .where((eb) => eb.or([eb('until', 'is', null), eb('until', '>', now)]))
     .execute();
-  return new HoldSet(rows.map((r) => ({ ...r, created_at: Number(r.created_at), until: r.until === null ? null : Number(r.until) })));
+  return new HoldSet(
+    rows.map((r) => ({ ...r, created_at: Number(r.created_at), until: r.until === null ? null : Number(r.until) })),
+  );
 }
 
 /**

@@ -12,8 +12,7 @@ export const MAX_SEND_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 const UNIX_SECONDS = /^\d{1,12}$/;
 
-const FORMS =
-  'an ISO 8601 date-time with an offset (2026-05-01T09:00:00Z, 2026-05-01T11:00:00+02:00) or Unix seconds';
+const FORMS = 'an ISO 8601 date-time with an offset (2026-05-01T09:00:00Z, 2026-05-01T11:00:00+02:00) or Unix seconds';
 
 /** The send time `value` names, in epoch ms, or what is wrong with its form. */
 export function parseSendAt(value: unknown, name: string): { at: number } | { error: string } {

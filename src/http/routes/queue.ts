@@ -117,7 +117,9 @@ export function queueRoutes(deps: Deps): FastifyPluginAsyncTypebox {
           deps,
           { accountId: callerAccountId(caller) },
           {
-            ...('domain' in dest ? { scope: 'domain', value: dest.domain } : { scope: 'provider', value: dest.provider }),
+            ...('domain' in dest
+              ? { scope: 'domain', value: dest.domain }
+              : { scope: 'provider', value: dest.provider }),
             until,
             reason: req.body.reason,
           },
@@ -180,7 +182,8 @@ export function queueRoutes(deps: Deps): FastifyPluginAsyncTypebox {
         schema: {
           tags: TAGS,
           summary: "One message's queue state",
-          description: "Each recipient's status and, while one is left, its delivery job. Another account's message is 404.",
+          description:
+            "Each recipient's status and, while one is left, its delivery job. Another account's message is 404.",
           operationId: 'getMessageQueue',
           params: QueueMessageParams,
           response: { 200: MessageQueue, ...errorResponses('invalid_request', 'forbidden', 'not_found') },

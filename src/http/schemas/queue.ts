@@ -12,7 +12,12 @@ const Provider = Type.Unsafe<(typeof PROVIDER_NAMES)[number]>({
   description: 'A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to.',
   examples: ['gmail'],
 });
-const Domain = Type.String({ minLength: 1, maxLength: 253, description: 'A recipient domain', examples: ['example.org'] });
+const Domain = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  description: 'A recipient domain',
+  examples: ['example.org'],
+});
 const Status = Type.Unsafe<(typeof QUEUE_STATUSES)[number]>({
   type: 'string',
   enum: [...QUEUE_STATUSES],
