@@ -13,6 +13,7 @@ import { startApiHarness, type ApiHarness } from '../helpers/api-harness.js';
 import { createDeliveryHarness, MX_DOMAIN, type DeliveryHarness } from '../helpers/delivery-harness.js';
 import { assertError, auditEntries, rawCall } from '../helpers/management-calls.js';
 import { testDialects } from '../helpers/test-db.js';
+import { createRelayHarness, type RelayHarness } from '../helpers/relay-harness.js';
 
 const NODE = { node: true } as const;
 const ANY = { any: true } as const;
@@ -392,6 +393,53 @@ for (const dialect of testDialects()) {
       const metrics = await hx.deps.metrics.registry.metrics();
       assert.match(metrics, /posthorn_queue_actions_total\{action="held"\} \d+/);
       assert.match(metrics, /posthorn_queue_actions_total\{action="retry"\} \d+/);
+    });
+  });
+}
+
+for (const dialect of testDialects()) {
+  describe(`scheduled send over the SMTP relay (${dialect})`, () => {
+    let rx: RelayHarness;
+    before(async () => {
+      rx = await createRelayHarness(dialect);
+    });
+    after(() => rx?.close());
+
+    test('X-Posthorn-Send-At holds the message until then and is not delivered; a bad one is refused naming it', async () => {
+      const sendAt = Math.ceil((rx.deps.clock.now() + 3_000) / 1000) * 1000;
+      const to = `relayed-later@${MX_DOMAIN}`;
+      const info = await rx.client({ implicitTls: true }).sendMail({
+        from: 'hello@acme.test',
+        to,
+        subject: 'Later',
+        text: 'x',
+        headers: { 'X-Posthorn-Send-At': new Date(sendAt).toISOString() },
+      });
+      const id = /Queued as (msg_[0-9A-Za-z]+)/.exec(info.response)![1]!;
+      assert.deepEqual(await recipientStatus(rx, id), ['scheduled']);
+      await rx.run();
+      await rx.advance(sendAt - rx.deps.clock.now() - 1);
+      assert.equal(rx.received(to).length, 0, 'not before X-Posthorn-Send-At');
+      await rx.advance(1);
+      const [got] = rx.received(to);
+      assert.ok(got, 'delivered at its time');
+      assert.doesNotMatch(got.raw.toString('latin1'), /X-Posthorn-Send-At/i, 'the header is removed before delivery');
+
+      for (const [value, message] of [
+        ['next week', /ISO 8601 date-time with an offset/],
+        [String(Math.floor(rx.deps.clock.now() / 1000) - 60), /must be in the future/],
+      ] as const) {
+        const err = await rx
+          .client({ implicitTls: true })
+          .sendMail({ from: 'hello@acme.test', to, subject: 'Bad', text: 'x', headers: { 'X-Posthorn-Send-At': value } })
+          .then(
+            () => assert.fail(`accepted X-Posthorn-Send-At: ${value}`),
+            (e: Error & { response?: string; responseCode?: number }) => e,
+          );
+        assert.equal(err.responseCode, 550, err.response);
+        assert.match(err.response ?? '', /X-Posthorn-Send-At/);
+        assert.match(err.response ?? '', message);
+      }
     });
   });
 }
