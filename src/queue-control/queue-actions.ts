@@ -11,9 +11,6 @@ export type RetryTarget = { messageId: string } | { domain: string } | { provide
 
 type QueueDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'metrics'>;
 
-/** Jobs no worker holds now: a lease that ended belongs to nobody (docs/architecture.md, Lease). */
-const notLeased = (now: number) => (eb: any) => eb.or([eb('locked_by', 'is', null), eb('locked_until', '<=', now)]); // eslint-disable-line @typescript-eslint/no-explicit-any -- the expression builder of two different queries
-
 /**
  * Makes the target's waiting jobs due now (`POST /v1/queue/{id}/retry`, `POST /v1/queue/retry`,
  * `posthorn queue retry`): deferred ones skip the rest of their wait, held ones are looked at again
@@ -61,7 +58,8 @@ export async function retryQueue(
           'in',
           rows.slice(i, i + 1000).map((r) => r.id),
         )
-        .where(notLeased(now))
+        // Only jobs no worker holds now: a lease that ended belongs to nobody (docs/architecture.md, Lease).
+        .where((eb) => eb.or([eb('locked_by', 'is', null), eb('locked_until', '<=', now)]))
         .execute();
     }
     const accounts = messageAccount !== null ? [messageAccount] : rows.map((r) => r.account_id);
@@ -93,7 +91,8 @@ export async function cancelMessage(
       .deleteFrom('jobs')
       .where('message_id', '=', head.id)
       .where('kind', '=', 'deliver')
-      .where(notLeased(now))
+      // A job in an attempt now is left to it; a lease that ended belongs to nobody.
+      .where((eb) => eb.or([eb('locked_by', 'is', null), eb('locked_until', '<=', now)]))
       .returning(['recipient_id'])
       .execute();
     if (gone.length === 0)

@@ -431,7 +431,13 @@ for (const dialect of testDialects()) {
       ] as const) {
         const err = await rx
           .client({ implicitTls: true })
-          .sendMail({ from: 'hello@acme.test', to, subject: 'Bad', text: 'x', headers: { 'X-Posthorn-Send-At': value } })
+          .sendMail({
+            from: 'hello@acme.test',
+            to,
+            subject: 'Bad',
+            text: 'x',
+            headers: { 'X-Posthorn-Send-At': value },
+          })
           .then(
             () => assert.fail(`accepted X-Posthorn-Send-At: ${value}`),
             (e: Error & { response?: string; responseCode?: number }) => e,
