@@ -75,7 +75,6 @@ function parseSendAtHeader(value: string, into: { options: RelayOptions }): Pars
 /** The documented headers by lower-cased name. */
 export const RELAY_HEADERS: ReadonlyMap<string, RelayHeader> = new Map([
   ['x-posthorn-tags', { name: 'X-Posthorn-Tags', apply: parseTags }],
-  ['x-posthorn-send-at', { name: 'X-Posthorn-Send-At', apply: parseSendAtHeader }],
   [
     'x-posthorn-track-opens',
     yesNo('X-Posthorn-Track-Opens', (on, o) => {
@@ -94,4 +93,5 @@ export const RELAY_HEADERS: ReadonlyMap<string, RelayHeader> = new Map([
       o.unsubscribe = on;
     }),
   ],
+  ['x-posthorn-send-at', { name: 'X-Posthorn-Send-At', apply: parseSendAtHeader }],
 ]);
