@@ -633,7 +633,7 @@ export interface paths {
     };
     /**
      * One message
-     * @description The message with each recipient's status (`queued`, `deferred`, `delivered`, `failed`, `rejected`, `suppressed`), its newest event and, while another attempt is to come, the last SMTP reply; and the message's events, oldest first. A send refused at submission (suppressed recipients) is shown from its `rejected-by-system` events. Another domain's message (for a sending key) or another account's is 404.
+     * @description The message with each recipient's status (`queued`, `deferred`, `delivered`, `failed`, `rejected`, `suppressed`, `scheduled`), its newest event and, while another attempt is to come, the last SMTP reply; and the message's events, oldest first. A send refused at submission (suppressed recipients) is shown from its `rejected-by-system` events. Another domain's message (for a sending key) or another account's is 404.
      */
     get: operations['getMessage'];
     put?: never;

@@ -80,7 +80,7 @@ export function messageRoutes(deps: Deps): FastifyPluginAsyncTypebox {
           tags: ['Messages'],
           summary: 'One message',
           description:
-            "The message with each recipient's status (`queued`, `deferred`, `delivered`, `failed`, `rejected`, `suppressed`), its newest event and, while another attempt is to come, the last SMTP reply; and the message's events, oldest first. A send refused at submission (suppressed recipients) is shown from its `rejected-by-system` events. Another domain's message (for a sending key) or another account's is 404.",
+            "The message with each recipient's status (`queued`, `deferred`, `delivered`, `failed`, `rejected`, `suppressed`, `scheduled`), its newest event and, while another attempt is to come, the last SMTP reply; and the message's events, oldest first. A send refused at submission (suppressed recipients) is shown from its `rejected-by-system` events. Another domain's message (for a sending key) or another account's is 404.",
           operationId: 'getMessage',
           params: MessageParams,
           response: { 200: MessageSchema, ...errorResponses('invalid_request', 'not_found', 'rate_limited') },
