@@ -26,8 +26,16 @@ export function parseSendAt(value: unknown, name: string): { at: number } | { er
   if (!ISO_WITH_OFFSET.test(text))
     return { error: `${name} must be ${FORMS}, got ${JSON.stringify(value.slice(0, 64))}` };
   const at = Date.parse(text.replace(' ', 'T'));
-  if (Number.isNaN(at)) return { error: `${name} is not a real date and time: ${JSON.stringify(value.slice(0, 64))}` };
+  if (Number.isNaN(at) || !realFields(text))
+    return { error: `${name} is not a real date and time: ${JSON.stringify(value.slice(0, 64))}` };
   return { at };
+}
+
+/** True when the date and time fields name a real moment (Date.parse would roll 2026-02-30 over to March). */
+function realFields(text: string): boolean {
+  const [y, mo, d, h, mi, s] = [0, 5, 8, 11, 14, 17].map((i) => Number(text.slice(i, i + (i === 0 ? 4 : 2))));
+  const days = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
+  return mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= days && h! <= 23 && mi! <= 59 && s! <= 59;
 }
 
 /** Why `at` is outside the window a message may be scheduled in at `now` (after now, at most 30 days ahead), or null. */

@@ -231,7 +231,7 @@ for (const dialect of testDialects()) {
         [Math.floor(now / 1000) - 5, /must be in the future/],
         ['tomorrow', /ISO 8601 date-time with an offset/],
         ['2026-12-01T09:00:00', /ISO 8601 date-time with an offset/],
-        ['2026-02-30T09:00:00Z', /not a real date|must be in the future|30 days/],
+        ['2027-02-30T09:00:00Z', /not a real date/],
         [1.5, /must be/],
         [true, /must be/],
         [new Date(now + 31 * 86_400_000).toISOString(), /at most 30 days ahead/],
