@@ -5,6 +5,9 @@ import { holdId, type HoldScope } from '../queue/holds.js';
 import type { DeliveryHoldTable } from '../storage/database.js';
 import { auditQueue, queueDomain, queueProvider } from './queue-scope.js';
 
+/** The furthest end a hold may be given; one meant to last longer is left open and resumed by hand. */
+const MAX_HOLD_MS = 365 * 86_400_000;
+
 /** A hold as the API and the CLI show it. */
 export interface HoldView {
   scope: HoldScope;
@@ -60,6 +63,10 @@ export async function suspendDelivery(
   const now = deps.clock.now();
   if (input.until !== undefined && input.until <= now)
     throw new RefusedError('invalid', `until must be in the future, got ${new Date(input.until).toISOString()}`, {
+      field: 'until',
+    });
+  if (input.until !== undefined && input.until - now > MAX_HOLD_MS)
+    throw new RefusedError('invalid', 'until may be at most 365 days ahead; leave it out to hold until resumed', {
       field: 'until',
     });
   const reason = input.reason?.trim() ?? '';

@@ -17,7 +17,9 @@ const FORMS = 'an ISO 8601 date-time with an offset (2026-05-01T09:00:00Z, 2026-
 /** The send time `value` names, in epoch ms, or what is wrong with its form. */
 export function parseSendAt(value: unknown, name: string): { at: number } | { error: string } {
   if (typeof value === 'number') {
-    if (!Number.isInteger(value) || value < 0) return { error: `${name} must be ${FORMS}, got ${value}` };
+    // Twelve digits at most, as for a string: beyond that no date can be written (year 5138 and on).
+    if (!Number.isInteger(value) || value < 0 || value > 999_999_999_999)
+      return { error: `${name} must be ${FORMS}, got ${value}` };
     return { at: value * 1000 };
   }
   if (typeof value !== 'string') return { error: `${name} must be ${FORMS}` };

@@ -233,6 +233,7 @@ for (const dialect of testDialects()) {
         ['2026-12-01T09:00:00', /ISO 8601 date-time with an offset/],
         ['2027-02-30T09:00:00Z', /not a real date/],
         [1.5, /must be/],
+        [1e20, /must be/],
         [true, /must be/],
         [new Date(now + 31 * 86_400_000).toISOString(), /at most 30 days ahead/],
       ];
