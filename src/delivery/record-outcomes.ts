@@ -22,6 +22,8 @@ interface Plan {
   retry: Map<string, { at: number; ids: string[]; error: string; provider: string | null }>;
   /** One row per signed group: what GET /v1/messages/{id}/content needs to give the source back. */
   signatures: MessageSignatureTable[];
+  /** Retried jobs that waited under a hold: their queue lifetime starts later by the time held. */
+  unheld: string[];
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -42,7 +44,7 @@ export function planOutcomes(
   ids: Ids,
   now: number,
 ): Plan {
-  const plan: Plan = { events: [], status: new Map(), complete: [], retry: new Map(), signatures: [] };
+  const plan: Plan = { events: [], status: new Map(), complete: [], retry: new Map(), signatures: [], unheld: [] };
   for (const { group, signedAt, signature, outcomes } of results) {
     const m = group.message;
     if (signedAt !== null && signature)
@@ -86,9 +88,12 @@ export function planOutcomes(
           return;
         case 'deferred': {
           const attempts = item.job.attempts + 1;
+          // Time spent under a hold (docs/delivery-queue.md, Holds) is not queue lifetime.
+          const heldAt = item.job.held_at ?? null;
+          const heldFor = heldAt === null ? 0 : Math.max(0, now - Number(heldAt));
           const next = nextRetry({
             attempts,
-            firstAttemptAt: item.job.created_at,
+            firstAttemptAt: Number(item.job.created_at) + heldFor,
             now,
             schedule: cfg.retrySchedule,
             maxLifetime: cfg.maxQueueLifetime,
@@ -101,6 +106,7 @@ export function planOutcomes(
             const slot = plan.retry.get(key) ?? { at: next.at, ids: [], error: o.error, provider };
             slot.ids.push(item.job.id);
             plan.retry.set(key, slot);
+            if (heldAt !== null) plan.unheld.push(item.job.id);
             const unsigned = item.status === 'scheduled' ? 'queued' : (item.status as RecipientStatus);
             push(plan.status, signedAt !== null ? 'deferred' : unsigned, item.recipientId);
             return;
@@ -136,6 +142,14 @@ export async function writeOutcomes(
   }
   await insertChunked(trx, 'message_signatures', plan.signatures);
   await completeJobs(trx, plan.complete, workerId);
+  if (plan.unheld.length > 0)
+    await trx
+      .updateTable('jobs')
+      .set((eb) => ({ created_at: eb('created_at', '+', eb(eb.val(now), '-', eb.ref('held_at'))), held_at: null }))
+      .where('id', 'in', plan.unheld)
+      .where('held_at', 'is not', null)
+      .where('locked_by', '=', workerId)
+      .execute();
   for (const slot of plan.retry.values())
     await rescheduleJobs(trx, slot.ids, workerId, slot.at, slot.error, slot.provider);
 }

@@ -52,7 +52,8 @@ export async function activeHolds(db: Db, now: number): Promise<HoldSet> {
 /**
  * Puts jobs back unattempted because `hold` is in force: no attempt counted, the lease released,
  * due again when the hold ends by itself (or after HOLD_RECHECK_MS), or at once when it is resumed
- * (`jobs.held` names the hold). Only while `workerId` still holds them. A scheduled recipient whose
+ * (`jobs.held` names the hold). `held_at` keeps when it was first held, so the queue lifetime
+ * does not run while a hold does (delivery/record-outcomes.ts). Only while `workerId` still holds them. A scheduled recipient whose
  * time has come reads `queued` from here on.
  */
 export async function holdJobs(
@@ -67,7 +68,13 @@ export async function holdJobs(
   const runAt = hold.until !== null ? Number(hold.until) : now + HOLD_RECHECK_MS;
   await db
     .updateTable('jobs')
-    .set({ run_at: runAt, locked_by: null, locked_until: null, held: hold.id })
+    .set((eb) => ({
+      run_at: runAt,
+      locked_by: null,
+      locked_until: null,
+      held: hold.id,
+      held_at: eb.fn.coalesce('held_at', eb.val(now)),
+    }))
     .where('id', 'in', ids)
     .where('locked_by', '=', workerId)
     .execute();

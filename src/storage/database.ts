@@ -217,6 +217,8 @@ export interface JobTable {
   provider?: string | null;
   /** Id of the delivery hold that pushed the job back without an attempt (migration 0018), else null. */
   held?: string | null;
+  /** When a hold first pushed the job back (migration 0018); the time since is not queue lifetime. */
+  held_at?: number | null;
 }
 
 /** A held destination (docs/delivery-queue.md): its mail waits, unattempted, until resumed or `until`. */

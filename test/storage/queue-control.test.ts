@@ -131,6 +131,27 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await listHolds(hx.deps, NODE), [], 'an ended hold is no longer in force');
     });
 
+    test('time under a hold is not queue lifetime: a recipient held past it is still retried, not given up', async () => {
+      await suspendDelivery(hx.deps, NODE, { scope: 'domain', value: MX_DOMAIN }, CLI_ACTOR);
+      // The sink defers defer-… with 451; the harness's queue lifetime is 1 h.
+      const to = `defer-long-hold@${MX_DOMAIN}`;
+      const sent = await hx.send(mail({ to }));
+      await hx.run();
+      const heldAt = Number((await jobOf(hx, sent.body.id))?.held_at);
+      assert.equal(heldAt, hx.deps.clock.now());
+      await hx.advance(2 * 3_600_000);
+      assert.equal((await jobOf(hx, sent.body.id))?.held_at, heldAt, 'held again: the first hold time is kept');
+      await resumeDelivery(hx.deps, NODE, { scope: 'domain', value: MX_DOMAIN }, CLI_ACTOR);
+      await hx.run();
+      const job = await jobOf(hx, sent.body.id);
+      assert.equal(job?.attempts, 1, 'deferred once, to be tried again');
+      assert.equal(job?.held, null);
+      assert.equal(job?.held_at, null);
+      assert.ok(Number(job?.created_at) >= heldAt + 2 * 3_600_000, 'its lifetime starts after the hold');
+      assert.deepEqual(await hx.timeline(sent.body.id, to), ['accepted-by-system', 'accepted-by-mta']);
+      await cancelMessage(hx.deps, ANY, sent.body.id, CLI_ACTOR);
+    });
+
     test('bad hold input is refused naming the field', async () => {
       const refused = (field: string) => (e: Error & { field?: string }) => e.field === field;
       await assert.rejects(

@@ -9,7 +9,8 @@ import type { Kysely } from 'kysely';
  * - `jobs.provider`: the mailbox provider of the MX host the last attempt went to (null until a
  *   route was resolved), so the queue can be listed and retried by provider.
  * - `jobs.held`: the id of the hold that pushed the job back without an attempt; resuming that hold
- *   makes exactly these jobs due again.
+ *   makes exactly these jobs due again. `jobs.held_at`: when it was first held, so the time spent
+ *   held is not counted against the queue lifetime (delivery/record-outcomes.ts).
  * - `messages.send_at`: the time a scheduled message was asked to go at (null: at once).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -26,6 +27,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.alterTable('jobs').addColumn('provider', 'text').execute();
   await db.schema.alterTable('jobs').addColumn('held', 'text').execute();
+  await db.schema.alterTable('jobs').addColumn('held_at', 'bigint').execute();
   await db.schema.createIndex('jobs_held').on('jobs').column('held').execute();
   await db.schema.alterTable('messages').addColumn('send_at', 'bigint').execute();
 }
