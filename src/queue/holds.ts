@@ -74,6 +74,8 @@ export async function holdJobs(
       locked_until: null,
       held: hold.id,
       held_at: eb.fn.coalesce('held_at', eb.val(now)),
+      // A provider hold was found from the route's MX host: the job's provider is known from here on.
+      ...(hold.scope === 'provider' ? { provider: hold.value } : {}),
     }))
     .where('id', 'in', ids)
     .where('locked_by', '=', workerId)

@@ -114,6 +114,7 @@ for (const dialect of testDialects()) {
       const job = await jobOf(hx, sent.body.id);
       assert.equal(job?.held, 'provider:other:*');
       assert.equal(job?.attempts, 0);
+      assert.equal(job?.provider, 'other', 'the provider the route led to is recorded');
       await resumeDelivery(hx.deps, NODE, { scope: 'provider', value: 'other' }, CLI_ACTOR);
       await hx.run();
       assert.equal(hx.received(to).length, 1);
