@@ -27,6 +27,10 @@ export interface CliOptions {
   event?: string;
   format?: string;
   probe?: string;
+  provider?: string;
+  status?: string;
+  limit?: string;
+  until?: string;
 }
 
 /** What a command gets: its positional arguments (after the command words) and the options. */
@@ -48,6 +52,8 @@ export interface CommandOutput {
 export interface Command {
   words: string;
   args: string[];
+  /** Positional arguments that may follow `args` or be left out (`queue retry [ID]`). */
+  optionalArgs?: string[];
   options: (keyof CliOptions)[];
   /** Returns the output to print, or the exit code of a command that printed its own (serve). */
   run(ctx: CommandContext, print: { json: boolean }): Promise<CommandOutput | number>;

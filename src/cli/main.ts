@@ -78,6 +78,13 @@ export const COMMANDS: CommandEntry[] = [
   { words: 'webhook replay', load: async () => (await import('./webhook-commands.js')).webhookReplay },
   { words: 'secrets status', load: async () => (await import('./secrets-commands.js')).secretsStatusCommand },
   { words: 'secrets rotate', load: async () => (await import('./secrets-commands.js')).secretsRotateCommand },
+  { words: 'queue list', load: async () => (await import('./queue-commands.js')).queueList },
+  { words: 'queue show', load: async () => (await import('./queue-commands.js')).queueShow },
+  { words: 'queue retry', load: async () => (await import('./queue-commands.js')).queueRetry },
+  { words: 'queue cancel', load: async () => (await import('./queue-commands.js')).queueCancel },
+  { words: 'queue suspend', load: async () => (await import('./queue-commands.js')).queueSuspend },
+  { words: 'queue resume', load: async () => (await import('./queue-commands.js')).queueResume },
+  { words: 'queue holds', load: async () => (await import('./queue-commands.js')).queueHolds },
   { words: 'doctor', load: async () => (await import('./doctor-command.js')).doctorCommand },
 ];
 
@@ -157,8 +164,8 @@ function checkArgs(command: Command, args: string[]): void {
     const missing = command.args.slice(args.length).join(' ');
     throw new UsageError(`${command.words} needs ${missing}`);
   }
-  if (args.length > command.args.length)
-    throw new UsageError(`unexpected argument "${args[command.args.length]}" for ${command.words}`);
+  const most = command.args.length + (command.optionalArgs?.length ?? 0);
+  if (args.length > most) throw new UsageError(`unexpected argument "${args[most]}" for ${command.words}`);
 }
 
 function refuse(err: unknown, json: boolean, config: Readonly<Config> | undefined): number {

@@ -30,6 +30,10 @@ const OPTIONS = {
   event: { type: 'string' },
   format: { type: 'string' },
   probe: { type: 'string' },
+  provider: { type: 'string' },
+  status: { type: 'string' },
+  limit: { type: 'string' },
+  until: { type: 'string' },
 } as const;
 
 /** argv split into positional words and options; a UsageError for an unknown or malformed option. */

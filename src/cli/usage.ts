@@ -60,6 +60,19 @@ Commands:
   template install-examples --account A       add the starter templates: welcome, password-reset, receipt
   message show ID                             one message: each recipient's status (with the last SMTP reply
                                               while deferred) and its events, as GET /v1/messages/{id}
+  queue list [--domain D] [--provider P] [--status queued|deferred|scheduled|suspended] [--account A] [--limit N]
+                                              delivery jobs not finished yet, oldest first (default 100)
+  queue show ID                               one message's queue state, recipient by recipient
+  queue retry ID|--domain D|--provider P      make waiting jobs due now (not a scheduled message's,
+                                              before its time)
+  queue cancel ID                             never deliver what is pending of a message: its recipients
+                                              end failed with reason cancelled
+  queue suspend --domain D|--provider P [--until TIME] [--reason TEXT] [--account A]
+                                              hold delivery to a recipient domain or provider (gmail,
+                                              outlook, yahoo, other); TIME: ISO 8601, Unix seconds or 2h
+  queue resume --domain D|--provider P [--account A]
+                                              end a hold; the mail it held is due at once
+  queue holds [--account A]                   the delivery holds in force
   notice list --account NAME [--domain D]     the newest notices: DNS warnings, complaint rate, disabled webhooks
   sandbox list                                messages the sandbox kept instead of sending, newest first
   sandbox show ID                             one sandbox message with its raw, signed source

@@ -633,11 +633,31 @@ export interface paths {
     };
     /**
      * One message
-     * @description The message with each recipient's status (`queued`, `deferred`, `delivered`, `failed`, `rejected`, `suppressed`), its newest event and, while another attempt is to come, the last SMTP reply; and the message's events, oldest first. A send refused at submission (suppressed recipients) is shown from its `rejected-by-system` events. Another domain's message (for a sending key) or another account's is 404.
+     * @description The message with each recipient's status (`queued`, `deferred`, `delivered`, `failed`, `rejected`, `suppressed`, `scheduled`), its newest event and, while another attempt is to come, the last SMTP reply; and the message's events, oldest first. A send refused at submission (suppressed recipients) is shown from its `rejected-by-system` events. Another domain's message (for a sending key) or another account's is 404.
      */
     get: operations['getMessage'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/messages/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a message
+     * @description Cancels what is still pending of a message, typically a scheduled one before its `send_at`: each pending recipient ends `failed` with `details.reason = "cancelled"` (no suppression) and is never delivered. 409 `conflict` once nothing is pending any more (delivered, failed, or in a delivery attempt right now). A sending key cancels its own domain's messages, an admin token its account's.
+     */
+    post: operations['cancelMessage'];
     delete?: never;
     options?: never;
     head?: never;
@@ -762,6 +782,150 @@ export interface paths {
      * @description Streams a CSV (header line required) or NDJSON body into the list, in batches. Valid rows are imported even when others are invalid; an address already listed keeps its entry; the same file imported again imports 0. The first 100 invalid rows are listed with their line numbers. If the upload stops part-way (cut off, too slow, over 256 MiB), the rows before are kept and the error says how many: send the file again.
      */
     post: operations['importSuppressions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/queue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the delivery queue
+     * @description The account's delivery jobs not finished yet, one per recipient, in the order they were accepted. Filters combine. Pages follow `next_cursor`.
+     */
+    get: operations['listQueue'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/queue/holds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Delivery holds in force
+     * @description The holds that delay this account's mail: its own (`account_only`) and the operator's over every account.
+     */
+    get: operations['listQueueHolds'];
+    put?: never;
+    /**
+     * Suspend delivery to a domain or provider
+     * @description Holds this account's mail to a recipient domain or a provider: its jobs are put back without an attempt (attempts are not counted) until the hold is lifted or `until` passes. Suspending again replaces the hold.
+     */
+    post: operations['suspendQueue'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/queue/holds/{scope}/{value}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Resume delivery
+     * @description Lifts this account's hold on a recipient domain or provider: the mail it held is due at once. 404 when the account has no such hold (an operator's hold is lifted with `posthorn queue resume`).
+     */
+    delete: operations['resumeQueue'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/queue/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Retry a domain or provider now
+     * @description Makes the account's waiting jobs to a recipient domain or provider due now. A scheduled message still waits for its time; a held destination's jobs are held again.
+     */
+    post: operations['retryQueue'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/queue/{message_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One message's queue state
+     * @description Each recipient's status and, while one is left, its delivery job. Another account's message is 404.
+     */
+    get: operations['getMessageQueue'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/queue/{message_id}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Retry a message now
+     * @description Makes the message's waiting jobs due now (not before a scheduled message's time).
+     */
+    post: operations['retryMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/queue/{message_id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a message
+     * @description Its pending recipients are never delivered: each ends `failed` with `details.reason = "cancelled"` (no suppression). 409 `conflict` when nothing is pending any more (delivered, failed, or in an attempt right now).
+     */
+    post: operations['cancelQueuedMessage'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1185,6 +1349,11 @@ export interface operations {
               metadata?: {
                 [key: string]: string;
               } | null;
+              /**
+               * @description Scheduled send: when to deliver, as an ISO 8601 date-time with an offset or Unix seconds; in the future and at most 30 days ahead (else 400 naming `send_at`). Until then the recipients are `scheduled`, and `POST /v1/messages/{id}/cancel` cancels it. Absent or null: at once.
+               * @example 2026-12-01T09:00:00Z
+               */
+              send_at?: string | number | null;
               /**
                * @description At most 50 custom headers, each name once (case-insensitively). Headers the service sets (From, To, Cc, Bcc, Reply-To, Subject, Date, Message-ID, Content-*, …) are refused: use the fields.
                * @example {
@@ -5846,6 +6015,98 @@ export interface operations {
       };
     };
   };
+  cancelMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The message id from the send response, with or without `msg_`
+         * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Recipients cancelled (now `failed`, reason `cancelled`). */
+            cancelled: number;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getMessageContent: {
     parameters: {
       query?: {
@@ -6574,6 +6835,772 @@ export interface operations {
       };
       /** @description `server_busy`: the server is at its limit of request bodies being received; `Retry-After` says when to retry ([more](/docs/errors#server_busy)) */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listQueue: {
+    parameters: {
+      query?: {
+        /**
+         * @description A recipient domain
+         * @example example.org
+         */
+        domain?: string;
+        /**
+         * @description A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to.
+         * @example gmail
+         */
+        provider?: 'gmail' | 'outlook' | 'yahoo' | 'other';
+        /** @description `queued` (not tried yet), `deferred` (tried, to be tried again), `scheduled` (its send time is ahead), `suspended` (pushed back by a hold, waiting for it to end) */
+        status?: 'queued' | 'deferred' | 'scheduled' | 'suspended';
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            jobs: {
+              /** @example job_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+              id: string;
+              /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+              message_id: string;
+              /** @example ana@example.org */
+              recipient: string;
+              /**
+               * @description The recipient's domain
+               * @example example.org
+               */
+              domain: string;
+              /** @description The provider of the MX host last tried; null before a route was resolved. */
+              provider: ('gmail' | 'outlook' | 'yahoo' | 'other') | null;
+              /**
+               * @description `queued` (not tried yet), `deferred` (tried, to be tried again), `scheduled` (its send time is ahead), `suspended` (pushed back by a hold, waiting for it to end)
+               * @enum {string}
+               */
+              status: 'queued' | 'deferred' | 'scheduled' | 'suspended';
+              attempts: number;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              next_attempt_at: string;
+              /**
+               * @description The last temporary failure: the remote reply, or why no server was reached.
+               * @example 451 4.7.1 Try again later
+               */
+              last_reply: string | null;
+              send_at: string | null;
+              /** @description True while a delivery worker is attempting it. */
+              in_attempt: boolean;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listQueueHolds: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            holds: {
+              /**
+               * @description `domain` (a recipient domain) or `provider` (gmail, outlook, yahoo, other)
+               * @enum {string}
+               */
+              scope: 'domain' | 'provider';
+              /** @example example.org */
+              value: string;
+              /** @description True for a hold of this account's mail alone; false for the operator's hold over every account. */
+              account_only: boolean;
+              reason: string | null;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:30:00.000Z
+               */
+              created_at: string;
+              /** @description When it ends by itself; null: until resumed. */
+              until: string | null;
+              /** @example token:ops */
+              actor: string;
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  suspendQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Exactly one of domain and provider. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description A recipient domain
+           * @example example.org
+           */
+          domain?: string;
+          /**
+           * @description A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to.
+           * @example gmail
+           * @enum {string}
+           */
+          provider?: 'gmail' | 'outlook' | 'yahoo' | 'other';
+          /**
+           * @description When the hold ends by itself: ISO 8601 with an offset, Unix seconds, or a duration such as 2h.
+           * @example 2h
+           */
+          until?: string | number;
+          /** @example provider rate-limiting us */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description `domain` (a recipient domain) or `provider` (gmail, outlook, yahoo, other)
+             * @enum {string}
+             */
+            scope: 'domain' | 'provider';
+            /** @example example.org */
+            value: string;
+            /** @description True for a hold of this account's mail alone; false for the operator's hold over every account. */
+            account_only: boolean;
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            created_at: string;
+            /** @description When it ends by itself; null: until resumed. */
+            until: string | null;
+            /** @example token:ops */
+            actor: string;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  resumeQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description `domain` (a recipient domain) or `provider` (gmail, outlook, yahoo, other) */
+        scope: 'domain' | 'provider';
+        /** @example example.org */
+        value: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  retryQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Exactly one of domain and provider. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description A recipient domain
+           * @example example.org
+           */
+          domain?: string;
+          /**
+           * @description A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to.
+           * @example gmail
+           * @enum {string}
+           */
+          provider?: 'gmail' | 'outlook' | 'yahoo' | 'other';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Jobs made due now. */
+            retried: number;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getMessageQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The message id, with or without `msg_`
+         * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+         */
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+            message_id: string;
+            send_at: string | null;
+            recipients: {
+              address: string;
+              /** @description The recipient's status, as GET /v1/messages/{id} shows it. */
+              status: string;
+              /** @description Its delivery job while one is left. */
+              job: {
+                /** @example job_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+                id: string;
+                /** @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H */
+                message_id: string;
+                /** @example ana@example.org */
+                recipient: string;
+                /**
+                 * @description The recipient's domain
+                 * @example example.org
+                 */
+                domain: string;
+                /** @description The provider of the MX host last tried; null before a route was resolved. */
+                provider: ('gmail' | 'outlook' | 'yahoo' | 'other') | null;
+                /**
+                 * @description `queued` (not tried yet), `deferred` (tried, to be tried again), `scheduled` (its send time is ahead), `suspended` (pushed back by a hold, waiting for it to end)
+                 * @enum {string}
+                 */
+                status: 'queued' | 'deferred' | 'scheduled' | 'suspended';
+                attempts: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T09:30:00.000Z
+                 */
+                next_attempt_at: string;
+                /**
+                 * @description The last temporary failure: the remote reply, or why no server was reached.
+                 * @example 451 4.7.1 Try again later
+                 */
+                last_reply: string | null;
+                send_at: string | null;
+                /** @description True while a delivery worker is attempting it. */
+                in_attempt: boolean;
+              } | null;
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  retryMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The message id, with or without `msg_`
+         * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+         */
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Jobs made due now. */
+            retried: number;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  cancelQueuedMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The message id, with or without `msg_`
+         * @example msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H
+         */
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Recipients cancelled (now `failed`, reason `cancelled`). */
+            cancelled: number;
+          };
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
         headers: {
           [name: string]: unknown;
         };

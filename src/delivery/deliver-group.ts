@@ -15,6 +15,9 @@ import { SANDBOX } from '../core/sandbox-names.js';
 import { secretBox } from '../secrets/secret-box.js';
 import { secretContext } from '../secrets/secret-fields.js';
 import type { AttemptResult, Destination, Transport } from './transport.js';
+import type { DeliveryHoldTable } from '../storage/database.js';
+import type { Provider } from '../metrics/delivery-labels.js';
+import { destinationProvider } from './destination-provider.js';
 
 /** What happened to one recipient in this attempt, before retry policy is applied. */
 export type RecipientOutcome =
@@ -30,6 +33,8 @@ export interface GroupResult {
   /** What this signing added, to give the source back later (messages/message-source.ts); null when not signed. */
   signature?: SignedCopy | null;
   outcomes: RecipientOutcome[];
+  /** Set when the route led to a held provider: nothing was sent, and the group goes back unattempted. */
+  held?: DeliveryHoldTable;
 }
 
 /** The DKIM-Signature fields one signing put before the message, and the SHA-256 (base64) of the whole signed message. */
@@ -64,6 +69,8 @@ export interface DeliveryContext {
    * rejected. Either way it never reaches the internet.
    */
   localTransport?: Transport;
+  /** The hold on mail of `accountId` to `provider`, if one is in force (docs/delivery-queue.md, Holds). */
+  heldProvider?: (provider: Provider, accountId: string) => DeliveryHoldTable | undefined;
 }
 
 /** Mail that must stay on this machine: everything in sandbox mode, and the sandbox domain's mail in or out in production. */
@@ -299,6 +306,9 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
         outcomes: everyone(group, { kind: 'deferred', error: route.reason, details: { reason: route.reason } }),
       };
     destinations = route.destinations;
+    // The provider is known only now, from the MX host the route leads to.
+    const held = ctx.heldProvider?.(destinationProvider(destinations[0]?.host), m.accountId);
+    if (held !== undefined) return { group, signedAt: null, outcomes: [], held };
   }
   const subject = group.items.length === 1 ? group.items[0]!.recipientId : groupSubject(group.items[0]!.recipientId);
   const attempt = Math.min(...group.items.map((i) => i.job.attempts)) + 1;

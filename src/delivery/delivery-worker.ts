@@ -8,7 +8,10 @@ import { deliverGroup, largeDeliveriesBacklogged, type DeliveryContext, type Gro
 import { loadClaimed, type DeliveryGroup } from './load-claimed.js';
 import { planOutcomes, writeOutcomes } from './record-outcomes.js';
 import { timedCommit } from '../metrics/metrics.js';
-import { deferralClass, providerOf } from '../metrics/delivery-labels.js';
+import { deferralClass } from '../metrics/delivery-labels.js';
+import { activeHolds, holdJobs, HoldSet } from '../queue/holds.js';
+import type { DeliveryHoldTable } from '../storage/database.js';
+import { outcomeHost, outcomeProvider } from './destination-provider.js';
 
 /**
  * The default of POSTHORN_QUEUE_LEASE: how long a claimed job stays ours unless renewed. A worker
@@ -47,7 +50,13 @@ export function startDeliveryWorker(
   opts: DeliveryWorkerOptions,
 ): DeliveryWorker {
   const workerId = `${hostname()}:${process.pid}:${deps.ids.random(4).toString('hex')}`;
-  const context: DeliveryContext = { ...ctx, deps };
+  /** The holds in force, read again with every claim (docs/delivery-queue.md, Holds). */
+  let holds = new HoldSet([]);
+  const context: DeliveryContext = {
+    ...ctx,
+    deps,
+    heldProvider: (provider, accountId) => holds.find('provider', provider, accountId),
+  };
 
   const leaseMs = deps.config.queueLease;
   const recorder = createBatcher<GroupResult, void>(
@@ -114,7 +123,30 @@ export function startDeliveryWorker(
     }
   }
 
+  /** Puts a group back unattempted while `hold` is in force (docs/delivery-queue.md, Holds). */
+  async function holdBack(group: DeliveryGroup, hold: DeliveryHoldTable): Promise<void> {
+    try {
+      await holdJobs(
+        deps.db,
+        group.items.map((i) => i.job.id),
+        group.items.map((i) => i.recipientId),
+        workerId,
+        hold,
+        deps.clock.now(),
+      );
+      deps.metrics.queueActions.inc({ action: 'held' }, group.items.length);
+      deps.log.info({ ...logFields(group), hold: hold.id }, 'delivery held');
+    } catch (err) {
+      // Not put back: the jobs keep their lease and come back when it ends, still unattempted.
+      deps.log.error({ err, ...logFields(group) }, 'putting back a held delivery failed');
+    }
+  }
+
   async function attempt(group: DeliveryGroup): Promise<void> {
+    // A held recipient domain is known before anything is rendered; a held provider only once the
+    // route names its MX host (deliver-group.ts).
+    const domainHold = holds.find('domain', group.recipientDomain, group.message.accountId);
+    if (domainHold !== undefined) return holdBack(group, domainHold);
     if (group.message.deferredSize > 0 && largeDeliveriesBacklogged()) {
       // Enough large messages already wait for their turn (deliver-group.ts): this one goes back to
       // the queue, attempt not counted, instead of waiting on a lease that may run out meanwhile.
@@ -131,6 +163,7 @@ export function startDeliveryWorker(
     let result: GroupResult;
     try {
       result = await deliverGroup(context, group);
+      if (result.held !== undefined) return await holdBack(group, result.held);
     } catch (err) {
       // A fault in the attempt counts as a deferral, so the retry schedule and the queue lifetime
       // apply to it too: a message that always fails this way ends as `failed`, not retried forever.
@@ -161,9 +194,8 @@ export function startDeliveryWorker(
       const o = outcomes[i];
       if (o === undefined) return;
       const d = o.details;
-      const host = typeof d.mx_host === 'string' ? d.mx_host : firstHost(d.hosts_tried);
-      // The sandbox mailbox is no provider: its mail is labelled by the recipient's domain.
-      const provider = providerOf(host === undefined || host === 'sandbox' ? group.recipientDomain : host);
+      const host = outcomeHost(d);
+      const provider = outcomeProvider(d, group.recipientDomain);
       deps.metrics.deliveries.inc({ outcome: o.kind, provider });
       const fields: Record<string, unknown> = {
         message_id: group.message.id,
@@ -189,6 +221,7 @@ export function startDeliveryWorker(
     for (;;) {
       const claimed = await claimJobs(deps, 'deliver', workerId, limit, leaseMs);
       if (claimed.length === 0) return [];
+      holds = await activeHolds(deps.db, deps.clock.now());
       const { groups, orphans } = await loadClaimed(deps, claimed);
       if (orphans.length > 0) {
         deps.log.warn({ jobs: orphans.length }, 'dropping delivery jobs whose message or body is gone');
@@ -238,8 +271,4 @@ function logFields(group: DeliveryGroup): { message_id: string; message: string;
     message: group.message.id,
     recipient: group.items.map((i) => i.address).join(', '),
   };
-}
-
-function firstHost(hosts: unknown): string | undefined {
-  return Array.isArray(hosts) && typeof hosts[0] === 'string' ? hosts[0] : undefined;
 }

@@ -9,6 +9,7 @@ import type { Database, MessageSignatureTable } from '../storage/database.js';
 import { insertChunked } from '../storage/insert-chunked.js';
 import type { GroupResult } from './deliver-group.js';
 import { nextRetry } from './retry-schedule.js';
+import { outcomeHost, destinationProvider } from './destination-provider.js';
 
 /** Recipient statuses after an attempt (recipients.status). */
 export type RecipientStatus = 'queued' | 'sending' | 'deferred' | 'delivered' | 'failed' | 'rejected';
@@ -18,9 +19,11 @@ interface Plan {
   status: Map<RecipientStatus, string[]>;
   complete: string[];
   /** Keyed by run time and error, so each job keeps its own last error (a deferred recipient's `last_reply`, docs/api.md). */
-  retry: Map<string, { at: number; ids: string[]; error: string }>;
+  retry: Map<string, { at: number; ids: string[]; error: string; provider: string | null }>;
   /** One row per signed group: what GET /v1/messages/{id}/content needs to give the source back. */
   signatures: MessageSignatureTable[];
+  /** Retried jobs that waited under a hold: their queue lifetime starts later by the time held. */
+  unheld: string[];
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -41,7 +44,7 @@ export function planOutcomes(
   ids: Ids,
   now: number,
 ): Plan {
-  const plan: Plan = { events: [], status: new Map(), complete: [], retry: new Map(), signatures: [] };
+  const plan: Plan = { events: [], status: new Map(), complete: [], retry: new Map(), signatures: [], unheld: [] };
   for (const { group, signedAt, signature, outcomes } of results) {
     const m = group.message;
     if (signedAt !== null && signature)
@@ -62,8 +65,10 @@ export function planOutcomes(
     ): NewEvent => newEvent(ids, m, { event: name, recipient, at, details, suppress });
     group.items.forEach((item, i) => {
       const o = outcomes[i]!;
-      // accepted-by-mta once per recipient, when the engine first took and signed it.
-      if (signedAt !== null && item.status === 'queued')
+      // accepted-by-mta once per recipient, when the engine first took and signed it (a scheduled
+      // recipient's first attempt too: it was never taken before its send time).
+      const first = item.status === 'queued' || item.status === 'scheduled';
+      if (signedAt !== null && first)
         plan.events.push(event('accepted-by-mta', item.address, signedAt, { dkim: 'signed' }));
       switch (o.kind) {
         case 'delivered':
@@ -83,19 +88,27 @@ export function planOutcomes(
           return;
         case 'deferred': {
           const attempts = item.job.attempts + 1;
+          // Time spent under a hold (docs/delivery-queue.md, Holds) is not queue lifetime.
+          const heldAt = item.job.held_at ?? null;
+          const heldFor = heldAt === null ? 0 : Math.max(0, now - Number(heldAt));
           const next = nextRetry({
             attempts,
-            firstAttemptAt: item.job.created_at,
+            firstAttemptAt: Number(item.job.created_at) + heldFor,
             now,
             schedule: cfg.retrySchedule,
             maxLifetime: cfg.maxQueueLifetime,
           });
           if (next.kind === 'retry') {
-            const key = `${next.at}\0${o.error}`;
-            const slot = plan.retry.get(key) ?? { at: next.at, ids: [], error: o.error };
+            // The provider of the MX host tried, so the queue can be listed and retried by provider.
+            const host = outcomeHost(o.details);
+            const provider = host === undefined || host === 'sandbox' ? null : destinationProvider(host);
+            const key = `${next.at}\0${o.error}\0${provider ?? ''}`;
+            const slot = plan.retry.get(key) ?? { at: next.at, ids: [], error: o.error, provider };
             slot.ids.push(item.job.id);
             plan.retry.set(key, slot);
-            push(plan.status, signedAt !== null ? 'deferred' : (item.status as RecipientStatus), item.recipientId);
+            if (heldAt !== null) plan.unheld.push(item.job.id);
+            const unsigned = item.status === 'scheduled' ? 'queued' : (item.status as RecipientStatus);
+            push(plan.status, signedAt !== null ? 'deferred' : unsigned, item.recipientId);
             return;
           }
           plan.events.push(
@@ -129,5 +142,14 @@ export async function writeOutcomes(
   }
   await insertChunked(trx, 'message_signatures', plan.signatures);
   await completeJobs(trx, plan.complete, workerId);
-  for (const slot of plan.retry.values()) await rescheduleJobs(trx, slot.ids, workerId, slot.at, slot.error);
+  if (plan.unheld.length > 0)
+    await trx
+      .updateTable('jobs')
+      .set((eb) => ({ created_at: eb('created_at', '+', eb(eb.val(now), '-', eb.ref('held_at'))), held_at: null }))
+      .where('id', 'in', plan.unheld)
+      .where('held_at', 'is not', null)
+      .where('locked_by', '=', workerId)
+      .execute();
+  for (const slot of plan.retry.values())
+    await rescheduleJobs(trx, slot.ids, workerId, slot.at, slot.error, slot.provider);
 }

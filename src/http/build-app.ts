@@ -35,6 +35,7 @@ import { usageRoutes } from './routes/usage.js';
 import { docsRoutes } from './routes/docs.js';
 import { messageRoutes } from './routes/messages.js';
 import { suppressionRoutes } from './routes/suppressions.js';
+import { queueRoutes } from './routes/queue.js';
 import { VERSION } from '../core/version.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { noticeRoutes } from './routes/notices.js';
@@ -254,6 +255,7 @@ export function buildApp(
   app.register(noticeRoutes(deps));
   app.register(dashboardRoutes());
   app.register(suppressionRoutes(deps));
+  app.register(queueRoutes(deps));
   app.register(sandboxRoutes(deps, pipeline));
   return app;
 }

@@ -70,6 +70,11 @@ export function registerOpenApi(app: FastifyInstance, version: string): void {
         { name: 'Webhook', description: "A domain's signed event webhook." },
         { name: 'Messages', description: 'One message and its recipients, and message search.' },
         { name: 'Suppressions', description: "The account's suppression list, with import and export." },
+        {
+          name: 'Queue',
+          description:
+            'The delivery queue: unfinished jobs, retry, cancel, and holds on a recipient domain or provider.',
+        },
         { name: 'Templates', description: 'Versioned Handlebars templates to send by name, and their previews.' },
         { name: 'Account', description: 'Usage, quota and the audit log.' },
         { name: 'Users', description: 'Dashboard sign-in, two-factor sign-in, users and account tokens.' },

@@ -5,7 +5,7 @@ import type { Metrics } from './metrics.js';
 
 /**
  * The gauges read from the database on each scrape: the delivery queue (depth, oldest due job) and
- * the webhook backlog. One aggregate query each, on the indexes the workers claim by (jobs_due on
+ * the webhook backlog, and the delivery holds in force. One aggregate query each, on the indexes the workers claim by (jobs_due on
  * kind and run_at, webhook_deliveries_due), so a scrape costs two index scans. They describe the
  * shared database, so every process reports the same values: the dashboard takes their max.
  */
@@ -13,7 +13,7 @@ export function watchDatabaseGauges(deps: { db: Kysely<Database>; clock: Clock; 
   const { db, metrics } = deps;
   return metrics.onScrape(async () => {
     const now = deps.clock.now();
-    const [jobs, hooks] = await Promise.all([
+    const [jobs, hooks, holds] = await Promise.all([
       db
         .selectFrom('jobs')
         .where('kind', '=', 'deliver')
@@ -31,6 +31,12 @@ export function watchDatabaseGauges(deps: { db: Kysely<Database>; clock: Clock; 
           eb.fn.min<number | null>('next_attempt_at').as('oldest'),
         ])
         .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('delivery_holds')
+        .where((eb) => eb.or([eb('until', 'is', null), eb('until', '>', now)]))
+        .select((eb) => ['scope', eb.fn.countAll<number | string>().as('n')])
+        .groupBy('scope')
+        .execute(),
     ]);
     const total = Number(jobs.total);
     const due = Number(jobs.due ?? 0);
@@ -39,6 +45,8 @@ export function watchDatabaseGauges(deps: { db: Kysely<Database>; clock: Clock; 
     metrics.queueOldestDue.set(ageSeconds(jobs.oldest, now));
     metrics.webhookBacklog.set(Number(hooks.total));
     metrics.webhookOldestDue.set(ageSeconds(hooks.oldest, now));
+    for (const scope of ['domain', 'provider'] as const)
+      metrics.deliveryHolds.set({ scope }, Number(holds.find((h) => h.scope === scope)?.n ?? 0));
   });
 }
 

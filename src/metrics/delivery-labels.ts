@@ -4,7 +4,9 @@
  * never exists per domain or per reply text.
  */
 
-export type Provider = 'gmail' | 'outlook' | 'yahoo' | 'other';
+/** Every provider label, for the queue's `--provider` filter and holds (docs/delivery-queue.md). */
+export const PROVIDER_NAMES = ['gmail', 'outlook', 'yahoo', 'other'] as const;
+export type Provider = (typeof PROVIDER_NAMES)[number];
 
 /** MX host name suffixes of the large providers (their published MX records), and their own mail domains. */
 const PROVIDERS: readonly { provider: Exclude<Provider, 'other'>; suffixes: readonly string[] }[] = [

@@ -38,6 +38,10 @@ export interface Metrics {
   smtpAuthFailures: Counter<string>;
   inboundReports: Counter<'kind' | 'match'>;
   dbPool: Gauge<'state'>;
+  /** Delivery holds in force (docs/delivery-queue.md), by scope: domain or provider. */
+  deliveryHolds: Gauge<'scope'>;
+  /** Queue operations (retry, cancel, suspend, resume) by action, and jobs pushed back by a hold (`held`). */
+  queueActions: Counter<'action'>;
   /** Runs `hook` before each scrape until the returned function is called (a role that stops). */
   onScrape(hook: ScrapeHook): () => void;
 }
@@ -174,6 +178,19 @@ export function createMetrics(withDefaults = true): Metrics {
       labelNames: ['state'],
       registers: [registry],
       ...scraped,
+    }),
+    deliveryHolds: new Gauge({
+      name: 'posthorn_delivery_holds',
+      help: 'Delivery holds in force (suspended recipient domains and providers), by scope.',
+      labelNames: ['scope'],
+      registers: [registry],
+      ...scraped,
+    }),
+    queueActions: new Counter({
+      name: 'posthorn_queue_actions_total',
+      help: 'Queue operations by action (retry, cancel, suspend, resume; jobs counted for retry and cancel), and jobs pushed back unattempted by a hold (held).',
+      labelNames: ['action'],
+      registers: [registry],
     }),
     onScrape(hook) {
       hooks.add(hook);

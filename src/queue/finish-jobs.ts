@@ -47,13 +47,17 @@ export async function completeJobs(db: Db, ids: string[], workerId: string): Pro
   await db.deleteFrom('jobs').where('id', 'in', ids).where('locked_by', '=', workerId).execute();
 }
 
-/** Puts jobs back in the queue for `runAt`, counting the attempt just made, and releases the lease. */
+/**
+ * Puts jobs back in the queue for `runAt`, counting the attempt just made, and releases the lease;
+ * `provider` (of the MX host tried) is kept when known, and a hold the job waited for is over.
+ */
 export async function rescheduleJobs(
   db: Db,
   ids: string[],
   workerId: string,
   runAt: number,
   error: string,
+  provider: string | null = null,
 ): Promise<void> {
   if (ids.length === 0) return;
   await db
@@ -64,6 +68,8 @@ export async function rescheduleJobs(
       locked_by: null,
       locked_until: null,
       last_error: error.slice(0, 1000),
+      held: null,
+      ...(provider !== null ? { provider } : {}),
     }))
     .where('id', 'in', ids)
     .where('locked_by', '=', workerId)

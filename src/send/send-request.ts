@@ -45,6 +45,11 @@ export interface SendRequest {
   template?: TemplateRef;
   /** The template and version the render step rendered; recorded on the message and its `accepted-by-system` events. */
   rendered?: { name: string; version: number };
+  /**
+   * When a scheduled message is to go (epoch ms; `send_at`, or the relay's X-Posthorn-Send-At):
+   * its jobs are not due before then (send/send-at.ts). Absent: at once.
+   */
+  sendAt?: number;
 }
 
 /**
@@ -104,6 +109,8 @@ export function requestFingerprint(r: SendRequest): string {
     ...overrides,
     ...template,
     ...additions,
+    // Appended only when given, like the others, so earlier fingerprints still match.
+    ...(r.sendAt !== undefined ? [['send_at', r.sendAt]] : []),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -38,6 +38,7 @@ import type { Intake, IntakeSource, WholeMessage } from './intake.js';
 import { renderForSend } from '../templates/send-template.js';
 import { BODY_LIMIT } from '../core/limits.js';
 import { timedCommit } from '../metrics/metrics.js';
+import { sendAtWindowError } from './send-at.js';
 
 /** The response to an accepted send (docs/api.md, `POST /v1/send`). */
 export interface SendResponse {
@@ -155,12 +156,15 @@ export function planMessage(
   const body: SendResponse = { id, status: 'queued', dkim: 'signed', dmarc: 'aligned' };
   const tracking = resolveTracking(auth.domain.tracking, req);
   // To, Cc and Bcc alike: each distinct address gets its row, its delivery and its events.
+  // A scheduled message (send/send-at.ts) waits as `scheduled`, its jobs due at its send time.
+  const sendAt = req.sendAt;
+  const dueAt = sendAt ?? now;
   const recipients = allRecipients(req).map((m) => ({
     id: deps.ids.next('rcp', now),
     message_id: id,
     address: m.address,
     domain: m.domain,
-    status: 'queued',
+    status: sendAt !== undefined ? 'scheduled' : 'queued',
     updated_at: now,
   }));
   const p: MessagePlan = {
@@ -180,6 +184,7 @@ export function planMessage(
       track_opens: tracking.opens ? 1 : 0,
       track_clicks: tracking.clicks ? 1 : 0,
       unsubscribe: tracking.unsubscribe ? 1 : 0,
+      ...(sendAt !== undefined ? { send_at: sendAt } : {}),
     },
     recipients,
     events: recipients.map((r) =>
@@ -198,7 +203,14 @@ export function planMessage(
           event: 'accepted-by-system',
           recipient: r.address,
           at: now,
-          ...(req.rendered ? { details: { template: req.rendered } } : {}),
+          ...(req.rendered || sendAt !== undefined
+            ? {
+                details: {
+                  ...(req.rendered ? { template: req.rendered } : {}),
+                  ...(sendAt !== undefined ? { send_at: new Date(sendAt).toISOString() } : {}),
+                },
+              }
+            : {}),
         },
       ),
     ),
@@ -207,12 +219,14 @@ export function planMessage(
       kind: 'deliver',
       message_id: id,
       recipient_id: r.id,
-      run_at: now,
+      run_at: dueAt,
       attempts: 0,
       locked_by: null,
       locked_until: null,
       last_error: null,
-      created_at: now,
+      // The queue lifetime (delivery/retry-schedule.ts) counts from the first time the job is due,
+      // so a message scheduled days ahead still gets its whole lifetime of retries.
+      created_at: dueAt,
     })),
     volume: {
       accountId: auth.account.id,
@@ -368,6 +382,12 @@ export function createSubmitPipeline(
       if ('type' in parsed) return refused(parsed);
       req = parsed.request;
       key = parsed.idempotencyKey;
+    }
+    if (req.sendAt !== undefined) {
+      // The form was read with the request; the window needs the clock (send/send-at.ts).
+      const field = r.kind === 'json' ? 'send_at' : 'X-Posthorn-Send-At';
+      const outside = sendAtWindowError(req.sendAt, deps.clock.now(), field);
+      if (outside !== null) return refused(apiError('invalid_request', outside, field));
     }
     const conflict = unsubscribeConflict(resolveTracking(v.auth.domain.tracking, req), req);
     return conflict ? refused(conflict) : { ...v, req, key };

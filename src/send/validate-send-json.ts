@@ -1,4 +1,5 @@
 import { apiError, type ApiError } from '../core/api-errors.js';
+import { parseSendAt } from './send-at.js';
 import { parseMailbox, type Mailbox } from '../core/mailbox.js';
 import { controlCharacter, loneSurrogatePath } from '../core/text-checks.js';
 import { validateCustomHeaders } from './custom-headers.js';
@@ -20,6 +21,7 @@ const FIELDS = new Set([
   'text',
   'tags',
   'metadata',
+  'send_at',
   'headers',
   'attachments',
   'template',
@@ -44,7 +46,7 @@ export const MAX_METADATA_KEY = 40;
 export const MAX_METADATA_VALUE = 500;
 /** The fields of a send body, as the unknown-field refusal lists them. */
 const KNOWN =
-  'from, to, cc, bcc, reply_to, subject, html, text, template, attachments, tags, metadata, headers, track_opens, track_clicks, unsubscribe';
+  'from, to, cc, bcc, reply_to, subject, html, text, template, attachments, tags, metadata, headers, track_opens, track_clicks, unsubscribe, send_at';
 const MAX_SUBJECT = 998;
 
 const invalid = (field: string, message: string): ApiError => apiError('invalid_request', message, field);
@@ -283,6 +285,12 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   if (!Array.isArray(attachments)) return attachments;
   const tooLarge = checkContentSize(html, text, attachments);
   if (tooLarge !== null) return tooLarge;
+  let sendAt: number | undefined;
+  if (body.send_at !== undefined && body.send_at !== null) {
+    const parsedAt = parseSendAt(body.send_at, 'send_at');
+    if ('error' in parsedAt) return invalid('send_at', parsedAt.error);
+    sendAt = parsedAt.at;
+  }
   const req: SendRequest = { from, to, subject, html, text, tags, headers, tracking };
   // The additions are set only when given, so a request without them is the value it always was.
   if (cc.length > 0) req.cc = cc;
@@ -291,6 +299,7 @@ export function validateSendJson(contentType: string | undefined, raw: Buffer | 
   if (attachments.length > 0) req.attachments = attachments;
   if (Object.keys(metadata).length > 0) req.metadata = metadata;
   if (template !== null) req.template = { ...template, subject: subject === '' ? null : subject };
+  if (sendAt !== undefined) req.sendAt = sendAt;
   return req;
 }
 

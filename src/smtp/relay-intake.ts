@@ -35,6 +35,7 @@ export function relayIntake(input: { credentialId: string; raw: Buffer; envelope
             ...(sub.options.unsubscribe !== undefined ? { unsubscribe: sub.options.unsubscribe } : {}),
           },
         };
+        if (sub.options.sendAt !== undefined) request.sendAt = sub.options.sendAt;
         return { request, idempotencyKey: sub.idempotencyKey };
       },
       rewrite: rewriteSubmission,

@@ -5,11 +5,15 @@
  * ignored.
  */
 
+import { parseSendAt } from '../send/send-at.js';
+
 /** Options a submission may set; an absent one means the account's default. */
 export interface RelayOptions {
   trackOpens?: boolean;
   trackClicks?: boolean;
   unsubscribe?: boolean;
+  /** X-Posthorn-Send-At: when a scheduled message is to go (epoch ms); its window is checked by the pipeline. */
+  sendAt?: number;
 }
 
 /** Same limits as the HTTP API's `tags` (validate-send-json.ts). */
@@ -60,6 +64,14 @@ function parseTags(value: string, into: { tags: string[] }): Parsed {
   return { ok: true };
 }
 
+/** `X-Posthorn-Send-At`: the `send_at` of the HTTP API, in the same forms (send/send-at.ts). */
+function parseSendAtHeader(value: string, into: { options: RelayOptions }): Parsed {
+  const parsed = parseSendAt(value, 'X-Posthorn-Send-At');
+  if ('error' in parsed) return { ok: false, message: parsed.error };
+  into.options.sendAt = parsed.at;
+  return { ok: true };
+}
+
 /** The documented headers by lower-cased name. */
 export const RELAY_HEADERS: ReadonlyMap<string, RelayHeader> = new Map([
   ['x-posthorn-tags', { name: 'X-Posthorn-Tags', apply: parseTags }],
@@ -81,4 +93,5 @@ export const RELAY_HEADERS: ReadonlyMap<string, RelayHeader> = new Map([
       o.unsubscribe = on;
     }),
   ],
+  ['x-posthorn-send-at', { name: 'X-Posthorn-Send-At', apply: parseSendAtHeader }],
 ]);

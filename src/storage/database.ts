@@ -33,6 +33,7 @@ export interface Database {
   template_versions: TemplateVersionTable;
   message_signatures: MessageSignatureTable;
   cluster_tasks: ClusterTaskTable;
+  delivery_holds: DeliveryHoldTable;
 }
 
 export interface AccountTable {
@@ -138,6 +139,8 @@ export interface MessageTable {
    * `messageTemplate` (templates/message-template.ts).
    */
   template?: string | null;
+  /** When a scheduled message was asked to go (migration 0018); null or absent: at once. */
+  send_at?: number | null;
 }
 
 export interface RecipientTable {
@@ -211,6 +214,29 @@ export interface JobTable {
   locked_until: number | null;
   last_error: string | null;
   created_at: number;
+  /** Mailbox provider of the MX host last tried (migration 0018), null until a route was resolved. */
+  provider?: string | null;
+  /** Id of the delivery hold that pushed the job back without an attempt (migration 0018), else null. */
+  held?: string | null;
+  /** When a hold first pushed the job back (migration 0018); the time since is not queue lifetime. */
+  held_at?: number | null;
+}
+
+/** A held destination (docs/delivery-queue.md): its mail waits, unattempted, until resumed or `until`. */
+export interface DeliveryHoldTable {
+  /** `<scope>:<value>:<account id or *>`. */
+  id: string;
+  scope: 'domain' | 'provider';
+  /** A recipient domain (lower case) or a provider name (`gmail`, `outlook`, `yahoo`, `other`). */
+  value: string;
+  /** Null for a hold over every account's mail (the operator's); else the one account it holds. */
+  account_id: string | null;
+  reason: string | null;
+  created_at: number;
+  /** When the hold ends by itself; null: until resumed. */
+  until: number | null;
+  /** Who set it, as the audit log names actors. */
+  actor: string;
 }
 
 export interface VolumeTable {

@@ -4,7 +4,9 @@ import { parseTimeRange } from '../../events/parse-events-query.js';
 import { listMessages } from '../../messages/list-messages.js';
 import { messageSource } from '../../messages/message-source.js';
 import { showMessage, type MessageScope } from '../../messages/message-view.js';
-import { callerAccountId, type Caller } from '../authorize.js';
+import { cancelMessage } from '../../queue-control/queue-actions.js';
+import { Cancelled } from '../schemas/queue.js';
+import { callerAccountId, callerActor, type Caller } from '../authorize.js';
 import { readDomain } from '../read-domain.js';
 import { takeRead } from '../read-limit.js';
 import { errorResponses } from '../schemas/common.js';
@@ -78,7 +80,7 @@ export function messageRoutes(deps: Deps): FastifyPluginAsyncTypebox {
           tags: ['Messages'],
           summary: 'One message',
           description:
-            "The message with each recipient's status (`queued`, `deferred`, `delivered`, `failed`, `rejected`, `suppressed`), its newest event and, while another attempt is to come, the last SMTP reply; and the message's events, oldest first. A send refused at submission (suppressed recipients) is shown from its `rejected-by-system` events. Another domain's message (for a sending key) or another account's is 404.",
+            "The message with each recipient's status (`queued`, `deferred`, `delivered`, `failed`, `rejected`, `suppressed`, `scheduled`), its newest event and, while another attempt is to come, the last SMTP reply; and the message's events, oldest first. A send refused at submission (suppressed recipients) is shown from its `rejected-by-system` events. Another domain's message (for a sending key) or another account's is 404.",
           operationId: 'getMessage',
           params: MessageParams,
           response: { 200: MessageSchema, ...errorResponses('invalid_request', 'not_found', 'rate_limited') },
@@ -88,6 +90,26 @@ export function messageRoutes(deps: Deps): FastifyPluginAsyncTypebox {
         const caller = req.caller as Caller;
         await limitRead(deps, caller);
         return showMessage(deps, scopeOf(caller), req.params.id);
+      },
+    );
+
+    app.post(
+      '/v1/messages/:id/cancel',
+      {
+        config: { need: { scope: 'read', write: true } },
+        schema: {
+          tags: ['Messages'],
+          summary: 'Cancel a message',
+          description:
+            'Cancels what is still pending of a message, typically a scheduled one before its `send_at`: each pending recipient ends `failed` with `details.reason = "cancelled"` (no suppression) and is never delivered. 409 `conflict` once nothing is pending any more (delivered, failed, or in a delivery attempt right now). A sending key cancels its own domain\'s messages, an admin token its account\'s.',
+          operationId: 'cancelMessage',
+          params: MessageParams,
+          response: { 200: Cancelled, ...errorResponses('invalid_request', 'forbidden', 'not_found', 'conflict') },
+        },
+      },
+      async (req) => {
+        const caller = req.caller as Caller;
+        return cancelMessage(deps, scopeOf(caller), req.params.id, callerActor(caller), 'message.cancel');
       },
     );
 

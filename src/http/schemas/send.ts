@@ -186,6 +186,13 @@ export const SendBody = Type.Object(
         },
       ),
     ),
+    send_at: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Integer({ minimum: 0 }), Type.Null()], {
+        description:
+          'Scheduled send: when to deliver, as an ISO 8601 date-time with an offset or Unix seconds; in the future and at most 30 days ahead (else 400 naming `send_at`). Until then the recipients are `scheduled`, and `POST /v1/messages/{id}/cancel` cancels it. Absent or null: at once.',
+        examples: ['2026-12-01T09:00:00Z'],
+      }),
+    ),
     headers: Type.Optional(
       StringMap(
         { pattern: '^[\\x21-\\x39\\x3b-\\x7e]{1,76}$' },
