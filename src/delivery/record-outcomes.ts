@@ -63,8 +63,12 @@ export function planOutcomes(
     group.items.forEach((item, i) => {
       const o = outcomes[i]!;
       // accepted-by-mta once per recipient, when the engine first took and signed it.
-      if (signedAt !== null && item.status === 'queued')
-        plan.events.push(event('accepted-by-mta', item.address, signedAt, { dkim: 'signed' }));
+      if (signedAt !== null && item.status === 'queued') {
+        // The session's TLS, when this first attempt reached a server (docs/delivery-transport-security.md).
+        const tls = o.details.tls;
+        const details = typeof tls === 'object' && tls !== null ? { dkim: 'signed', tls } : { dkim: 'signed' };
+        plan.events.push(event('accepted-by-mta', item.address, signedAt, details));
+      }
       switch (o.kind) {
         case 'delivered':
           plan.events.push(event('delivered', item.address, now, o.details));
