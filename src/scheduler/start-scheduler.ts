@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { recheckDueDomains } from '../domains/recheck-domains.js';
 import { EVENT_RETENTION_MS, purgeRetention } from '../events/purge-retention.js';
 import { ensureEventPartitions } from '../storage/event-partitions.js';
+import { sendDueTlsReports } from '../delivery/security/send-tls-reports.js';
 
 /** How often the scheduler role re-checks due domains, makes event partitions and purges what retention allows. */
 const SCHEDULER_TICK_MS = 60_000;
@@ -44,5 +45,12 @@ async function schedulerTick(deps: Deps): Promise<void> {
     if (Object.values(purged).some((n) => n > 0)) deps.log.info({ purged }, 'retention purge');
   } catch (err) {
     deps.log.error({ err }, 'retention purge failed');
+  }
+  try {
+    // The day's TLS reports (RFC 8460), once the UTC day is over: checked every tick, sent once.
+    const sent = await sendDueTlsReports(deps);
+    if (sent > 0) deps.log.info({ sent }, 'TLS reports sent');
+  } catch (err) {
+    deps.log.error({ err }, 'sending TLS reports failed');
   }
 }
