@@ -179,7 +179,8 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
             ...(tlsFailures.length > 0 ? { tlsFailures } : {}),
             recipients: outcome.recipients,
           };
-        if (outcome.kind === 'unopened' && outcome.tlsOutcome) tlsFailures.push({ host: d.host, outcome: outcome.tlsOutcome });
+        if (outcome.kind === 'unopened' && outcome.tlsOutcome)
+          tlsFailures.push({ host: d.host, outcome: outcome.tlsOutcome });
         errors.push(`${host}: ${outcome.error}`);
         // A session that broke mid-transaction makes the attempt unreachable, to be retried later
         // like any soft bounce, without trying the next MX now: after a timeout at the end of DATA

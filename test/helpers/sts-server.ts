@@ -23,7 +23,9 @@ export async function startStsServer(cert: { key: string; cert: string }): Promi
     const policy = policies.get(domain);
     if (req.url !== '/.well-known/mta-sts.txt' || policy === undefined) return void res.writeHead(404).end();
     if (typeof policy === 'number')
-      return void res.writeHead(policy, policy >= 300 && policy < 400 ? { location: 'https://elsewhere.test/' } : {}).end();
+      return void res
+        .writeHead(policy, policy >= 300 && policy < 400 ? { location: 'https://elsewhere.test/' } : {})
+        .end();
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(policy);
   });
   await new Promise<void>((resolve, reject) => {

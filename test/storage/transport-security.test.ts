@@ -51,7 +51,10 @@ for (const dialect of testDialects()) {
       h = undefined;
     });
 
-    async function harness(opts: { zone: Zone; certificate?: { key: string; cert: string } }): Promise<DeliveryHarness> {
+    async function harness(opts: {
+      zone: Zone;
+      certificate?: { key: string; cert: string };
+    }): Promise<DeliveryHarness> {
       h = await createDeliveryHarness(dialect, {
         namedMx: true,
         zone: opts.zone,
@@ -90,13 +93,22 @@ for (const dialect of testDialects()) {
       assert.equal(hx.received(to).length, 0, 'nothing is sent over a session the policy refuses');
       assert.deepEqual(await hx.timeline(id, to), ['accepted-by-system', 'accepted-by-mta']);
       const job = await hx.deps.db.selectFrom('jobs').select(['last_error', 'attempts']).executeTakeFirstOrThrow();
-      assert.match(String(job.last_error), /certificate of mx\.secure\.test is not valid for it \(DEPTH_ZERO_SELF_SIGNED_CERT\).*MTA-STS policy requires/);
+      assert.match(
+        String(job.last_error),
+        /certificate of mx\.secure\.test is not valid for it \(DEPTH_ZERO_SELF_SIGNED_CERT\).*MTA-STS policy requires/,
+      );
 
       for (let i = 0; i < 5; i++) await hx.advance(1000);
       const events = await hx.events(id, to);
-      assert.deepEqual(events.map((e) => e.event), ['accepted-by-system', 'accepted-by-mta', 'failed']);
+      assert.deepEqual(
+        events.map((e) => e.event),
+        ['accepted-by-system', 'accepted-by-mta', 'failed'],
+      );
       const failed = events[2]!.details;
-      assert.match(String(failed.reason), /^gave up after \d+ attempts: mx\.secure\.test:\d+: the certificate of mx\.secure\.test is not valid/);
+      assert.match(
+        String(failed.reason),
+        /^gave up after \d+ attempts: mx\.secure\.test:\d+: the certificate of mx\.secure\.test is not valid/,
+      );
       // The handshake happened; the certificate is what the policy refused.
       const tls = failed.tls as Record<string, unknown>;
       assert.match(String(tls.version), /^TLSv1\.[23]$/);
@@ -127,16 +139,22 @@ for (const dialect of testDialects()) {
       await hx.run();
       assert.equal(hx.received('ana@secure.test').length, 1);
       const events = await hx.events(first);
-      assert.deepEqual(events.map((e) => e.event), ['accepted-by-system', 'accepted-by-mta', 'delivered']);
+      assert.deepEqual(
+        events.map((e) => e.event),
+        ['accepted-by-system', 'accepted-by-mta', 'delivered'],
+      );
       const tls = events[2]!.details.tls as Record<string, unknown>;
       assert.match(String(tls.version), /^TLSv1\.[23]$/);
       assert.equal(typeof tls.cipher, 'string');
-      assert.deepEqual({ policy: tls.policy, mode: tls.mode, validated: tls.validated, failure: tls.failure }, {
-        policy: 'mta-sts',
-        mode: 'enforce',
-        validated: true,
-        failure: undefined,
-      });
+      assert.deepEqual(
+        { policy: tls.policy, mode: tls.mode, validated: tls.validated, failure: tls.failure },
+        {
+          policy: 'mta-sts',
+          mode: 'enforce',
+          validated: true,
+          failure: undefined,
+        },
+      );
       assert.deepEqual(events[1]!.details, { dkim: 'signed', tls }, 'accepted-by-mta carries the same TLS outcome');
       assert.equal(sts.fetches.get('secure.test'), 1);
 
@@ -162,13 +180,19 @@ for (const dialect of testDialects()) {
       assert.equal(sts.fetches.get('secure.test'), 3);
       const delivered = (await hx.events(kept)).find((e) => e.event === 'delivered');
       assert.equal((delivered?.details.tls as { policy?: string }).policy, 'mta-sts');
-      assert.equal((await hx.deps.db.selectFrom('mta_sts_policies').select('policy_id').executeTakeFirstOrThrow()).policy_id, 'v2');
+      assert.equal(
+        (await hx.deps.db.selectFrom('mta_sts_policies').select('policy_id').executeTakeFirstOrThrow()).policy_id,
+        'v2',
+      );
       const rows = await counts(hx, 'secure.test');
       // Counted per policy: two sessions under the first policy, two under the second.
-      assert.deepEqual(rows.map((r) => [r.result_type, Number(r.count)]), [
-        ['success', 2],
-        ['success', 2],
-      ]);
+      assert.deepEqual(
+        rows.map((r) => [r.result_type, Number(r.count)]),
+        [
+          ['success', 2],
+          ['success', 2],
+        ],
+      );
     });
 
     test('enforce: an MX host the policy does not name is never tried; a redirecting policy host gives no policy', async () => {
@@ -178,7 +202,10 @@ for (const dialect of testDialects()) {
       await hx.run();
       assert.equal(hx.sink!.connections, 0);
       const job = await hx.deps.db.selectFrom('jobs').select('last_error').executeTakeFirstOrThrow();
-      assert.equal(job.last_error, 'the MTA-STS policy of moved.test (mode enforce) names none of its MX hosts (mx.moved.test)');
+      assert.equal(
+        job.last_error,
+        'the MTA-STS policy of moved.test (mode enforce) names none of its MX hosts (mx.moved.test)',
+      );
 
       // RFC 8461 §3.3: a 3xx is not followed. With no cached policy the mail goes out opportunistically.
       await hx.deps.db.deleteFrom('mta_sts_policies').execute();
@@ -188,10 +215,13 @@ for (const dialect of testDialects()) {
       const tls = (await hx.events(id)).find((e) => e.event === 'delivered')!.details.tls as Record<string, unknown>;
       assert.equal(tls.policy, 'none');
       const rows = await counts(hx, 'moved.test');
-      assert.deepEqual(rows.map((r) => [r.policy_type, r.result_type]), [
-        ['no-policy-found', 'sts-policy-fetch-error'],
-        ['sts', 'validation-failure'],
-      ]);
+      assert.deepEqual(
+        rows.map((r) => [r.policy_type, r.result_type]),
+        [
+          ['no-policy-found', 'sts-policy-fetch-error'],
+          ['sts', 'validation-failure'],
+        ],
+      );
       assert.match(rows[0]!.failure_reason, /HTTP 301 \(redirects are not followed\)/);
     });
 
@@ -207,7 +237,10 @@ for (const dialect of testDialects()) {
       await hx.run();
       assert.equal(hx.received('fay@testing.test').length, 1);
       assert.equal(hx.received('gus@testing.test').length, 1);
-      const tls = (await hx.events(ids[0]!)).find((e) => e.event === 'delivered')!.details.tls as Record<string, unknown>;
+      const tls = (await hx.events(ids[0]!)).find((e) => e.event === 'delivered')!.details.tls as Record<
+        string,
+        unknown
+      >;
       assert.deepEqual(
         { policy: tls.policy, mode: tls.mode, validated: tls.validated, result_type: tls.result_type },
         { policy: 'mta-sts', mode: 'testing', validated: false, result_type: 'certificate-not-trusted' },
@@ -227,7 +260,10 @@ for (const dialect of testDialects()) {
       const type = parsed.headers.get('content-type') as { value: string; params: Record<string, string> };
       assert.equal(type.value, 'multipart/report');
       assert.equal(type.params['report-type'], 'tlsrpt');
-      assert.match(String(parsed.subject), /^Report Domain: testing\.test Submitter: mail\.posthorn\.test Report-ID: </);
+      assert.match(
+        String(parsed.subject),
+        /^Report Domain: testing\.test Submitter: mail\.posthorn\.test Report-ID: </,
+      );
       const attachment = parsed.attachments.find((a) => a.contentType === 'application/tlsrpt+gzip');
       assert.ok(attachment);
       const day = '2026-11-21';
@@ -253,9 +289,9 @@ for (const dialect of testDialects()) {
                 'result-type': 'certificate-not-trusted',
                 'receiving-mx-hostname': 'mx.testing.test',
                 'failed-session-count': 2,
-                'failure-reason-code': (report.policies as { 'failure-details': { 'failure-reason-code': string }[] }[])[0]![
-                  'failure-details'
-                ][0]!['failure-reason-code'],
+                'failure-reason-code': (
+                  report.policies as { 'failure-details': { 'failure-reason-code': string }[] }[]
+                )[0]!['failure-details'][0]!['failure-reason-code'],
               },
             ],
           },
@@ -293,10 +329,13 @@ for (const dialect of testDialects()) {
       const plain = (await hx.events(bad)).find((e) => e.event === 'delivered')!.details.tls as Record<string, unknown>;
       assert.equal(plain.policy, 'none');
       const rows = await counts(hx, 'dane.test');
-      assert.deepEqual(rows.map((r) => [r.policy_type, r.result_type, Number(r.count)]), [
-        ['tlsa', 'success', 1],
-        ['tlsa', 'tlsa-invalid', 1],
-      ]);
+      assert.deepEqual(
+        rows.map((r) => [r.policy_type, r.result_type, Number(r.count)]),
+        [
+          ['tlsa', 'success', 1],
+          ['tlsa', 'tlsa-invalid', 1],
+        ],
+      );
     });
   });
 }

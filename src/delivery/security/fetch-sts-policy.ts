@@ -46,13 +46,19 @@ export function fetchStsPolicy(domain: string, opts: StsFetchOptions): Promise<s
       clearTimeout(timer);
       reject(err);
     };
-    req.on('error', (err: Error & { code?: string }) => fail(new Error(`fetching the policy from ${host}: ${err.message}`)));
+    req.on('error', (err: Error & { code?: string }) =>
+      fail(new Error(`fetching the policy from ${host}: ${err.message}`)),
+    );
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       if (status !== 200) {
         res.resume();
         // §3.3: "HTTP 3xx redirects MUST NOT be followed"; anything but 200 is no policy.
-        return fail(new Error(`the policy host ${host} answered HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`));
+        return fail(
+          new Error(
+            `the policy host ${host} answered HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
+          ),
+        );
       }
       const type = String(res.headers['content-type'] ?? '');
       if (!/^text\/plain\b/i.test(type)) {

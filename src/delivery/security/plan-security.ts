@@ -68,7 +68,15 @@ export async function planSecurity(deps: PlanDeps, domain: string, destinations:
     return {
       kind: 'defer',
       reason,
-      tls: { version: null, cipher: null, policy: 'mta-sts', mode: 'enforce', validated: false, failure: reason, result_type: 'validation-failure' },
+      tls: {
+        version: null,
+        cipher: null,
+        policy: 'mta-sts',
+        mode: 'enforce',
+        validated: false,
+        failure: reason,
+        result_type: 'validation-failure',
+      },
       notes,
     };
   }

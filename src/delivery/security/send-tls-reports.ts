@@ -112,12 +112,7 @@ async function claim(deps: ReportDeps, domain: string, day: string, now: number)
 
 type SendResult = { ok: true; note: string | null } | { ok: false; error: string };
 
-async function sendOne(
-  deps: ReportDeps,
-  domain: string,
-  day: string,
-  transport: () => Transport,
-): Promise<SendResult> {
+async function sendOne(deps: ReportDeps, domain: string, day: string, transport: () => Transport): Promise<SendResult> {
   let rua: string[] | null;
   try {
     rua = parseTlsRptRecord(await deps.resolver.resolveTxt(`_smtp._tls.${domain}`));

@@ -71,7 +71,9 @@ export function parseStsPolicy(text: string): StsPolicy {
   }
   const version = fields.get('version');
   if (version !== 'STSv1')
-    throw new StsSyntaxError(version === undefined ? 'policy has no version' : `policy version "${version}" is not STSv1`);
+    throw new StsSyntaxError(
+      version === undefined ? 'policy has no version' : `policy version "${version}" is not STSv1`,
+    );
   const mode = fields.get('mode');
   if (mode === undefined) throw new StsSyntaxError('policy has no mode');
   if (!(STS_MODES as readonly string[]).includes(mode))

@@ -42,7 +42,14 @@ export async function recordTlsResults(
     };
     const key = createHash('sha256')
       .update(
-        JSON.stringify([row.policy_type, row.policy_string, row.policy_mx, row.mx_host, row.result_type, row.failure_reason]),
+        JSON.stringify([
+          row.policy_type,
+          row.policy_string,
+          row.policy_mx,
+          row.mx_host,
+          row.result_type,
+          row.failure_reason,
+        ]),
       )
       .digest('base64url');
     await db

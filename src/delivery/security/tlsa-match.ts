@@ -36,7 +36,11 @@ function matches(record: TlsaRecord, der: Buffer): boolean {
  * matching a certificate of the chain authenticates the leaf when each certificate up to it is
  * signed by the next and the leaf is valid for one of `names` (the MX host, §3.2.2).
  */
-export function matchTlsa(records: readonly TlsaRecord[], chain: readonly Buffer[], names: readonly string[]): DaneVerdict {
+export function matchTlsa(
+  records: readonly TlsaRecord[],
+  chain: readonly Buffer[],
+  names: readonly string[],
+): DaneVerdict {
   const usable = usableTlsa(records);
   if (usable.length === 0) return { ok: false, reason: 'no usable TLSA record (usages 2 and 3 only)' };
   const leaf = chain[0];
@@ -45,7 +49,8 @@ export function matchTlsa(records: readonly TlsaRecord[], chain: readonly Buffer
   for (const record of usable.filter((r) => r.usage === 2)) {
     const anchor = chain.findIndex((der) => matches(record, der));
     if (anchor < 0) continue;
-    if (!signedUpTo(chain, anchor)) return { ok: false, reason: 'the certificate chain does not lead to the DANE-TA trust anchor' };
+    if (!signedUpTo(chain, anchor))
+      return { ok: false, reason: 'the certificate chain does not lead to the DANE-TA trust anchor' };
     const cert = new X509Certificate(leaf);
     if (!names.some((n) => cert.checkHost(n) !== undefined))
       return { ok: false, reason: `the certificate is not valid for ${names.join(' or ')}` };

@@ -1,9 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mxMatches, parseStsPolicy, parseStsRecord, StsSyntaxError } from '../../../src/delivery/security/sts-policy.js';
+import {
+  mxMatches,
+  parseStsPolicy,
+  parseStsRecord,
+  StsSyntaxError,
+} from '../../../src/delivery/security/sts-policy.js';
 
 // RFC 8461 §3.2's example policy, with CRLF line ends as served.
-const EXAMPLE = 'version: STSv1\r\nmode: enforce\r\nmx: mail.example.com\r\nmx: *.example.net\r\nmx: backupmx.example.com\r\nmax_age: 604800\r\n';
+const EXAMPLE =
+  'version: STSv1\r\nmode: enforce\r\nmx: mail.example.com\r\nmx: *.example.net\r\nmx: backupmx.example.com\r\nmax_age: 604800\r\n';
 
 test('the RFC 8461 example policy parses, LF or CRLF, unknown keys ignored', () => {
   const policy = parseStsPolicy(EXAMPLE);
@@ -11,7 +17,14 @@ test('the RFC 8461 example policy parses, LF or CRLF, unknown keys ignored', () 
     mode: 'enforce',
     mx: ['mail.example.com', '*.example.net', 'backupmx.example.com'],
     maxAge: 604800,
-    lines: ['version: STSv1', 'mode: enforce', 'mx: mail.example.com', 'mx: *.example.net', 'mx: backupmx.example.com', 'max_age: 604800'],
+    lines: [
+      'version: STSv1',
+      'mode: enforce',
+      'mx: mail.example.com',
+      'mx: *.example.net',
+      'mx: backupmx.example.com',
+      'max_age: 604800',
+    ],
   });
   const lf = parseStsPolicy('version: STSv1\nmode: testing\nmx: MX.Example.ORG.\nmax_age: 86400\nextension: 1\n');
   assert.equal(lf.mode, 'testing');
@@ -33,7 +46,12 @@ test('a malformed policy is refused naming the field at fault', () => {
     ['version: STSv1\nmode enforce\n', /not "key: value"/],
     ['<html>not a policy</html>', /not "key: value"/],
   ];
-  for (const [text, message] of cases) assert.throws(() => parseStsPolicy(text), (e: unknown) => e instanceof StsSyntaxError && message.test((e as Error).message), text);
+  for (const [text, message] of cases)
+    assert.throws(
+      () => parseStsPolicy(text),
+      (e: unknown) => e instanceof StsSyntaxError && message.test((e as Error).message),
+      text,
+    );
 });
 
 test('MX patterns: exact names and one-label wildcards, case-insensitive (RFC 8461 §4.1)', () => {

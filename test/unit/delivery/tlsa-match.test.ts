@@ -23,7 +23,12 @@ after(() => {
 
 const spki = (der: Buffer) => new X509Certificate(der).publicKey.export({ type: 'spki', format: 'der' }) as Buffer;
 const sha = (alg: string, b: Buffer) => createHash(alg).update(b).digest();
-const rec = (usage: number, selector: number, matchingType: number, data: Buffer): TlsaRecord => ({ usage, selector, matchingType, data });
+const rec = (usage: number, selector: number, matchingType: number, data: Buffer): TlsaRecord => ({
+  usage,
+  selector,
+  matchingType,
+  data,
+});
 
 test('DANE-EE (3): every selector and matching type of the leaf matches, with no name check', () => {
   const chain = [leaf.leafDer];
@@ -35,7 +40,11 @@ test('DANE-EE (3): every selector and matching type of the leaf matches, with no
     rec(3, 1, 1, sha('sha256', spki(leaf.leafDer))),
     rec(3, 1, 2, sha('sha512', spki(leaf.leafDer))),
   ])
-    assert.deepEqual(matchTlsa([r], chain, ['another-name.test']), { ok: true, usage: 3 }, `${r.selector} ${r.matchingType}`);
+    assert.deepEqual(
+      matchTlsa([r], chain, ['another-name.test']),
+      { ok: true, usage: 3 },
+      `${r.selector} ${r.matchingType}`,
+    );
   const verdict = matchTlsa([rec(3, 1, 1, sha('sha256', spki(stranger.leafDer)))], chain, ['mx.secure.test']);
   assert.deepEqual(verdict, { ok: false, reason: 'no TLSA record matches the certificate chain' });
 });
