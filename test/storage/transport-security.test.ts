@@ -5,6 +5,8 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, X509Certificate } from 'node:crypto';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { simpleParser } from 'mailparser';
 import { sendDueTlsReports } from '../../src/delivery/security/send-tls-reports.js';
@@ -31,14 +33,29 @@ function domainZone(domain: string, stsId?: string): Zone {
 let ca: TestCa;
 let sts: StsServer;
 let validCerts: TestCertificate;
+/** An https: rua: what it was POSTed. */
+let rua: { port: number; posts: { type: string; body: Buffer }[]; server: https.Server };
 
 before(async () => {
   ca = await createTestCa();
   const domains = ['secure.test', 'testing.test', 'moved.test'];
   sts = await startStsServer(await ca.issue(domains.map((d) => `mta-sts.${d}`)));
   validCerts = await ca.issue(domains.map((d) => `mx.${d}`).concat('mx.dane.test'));
+  const posts: { type: string; body: Buffer }[] = [];
+  const server = https.createServer(await ca.issue(['rua.reports.test']), (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      posts.push({ type: String(req.headers['content-type']), body: Buffer.concat(chunks) });
+      res.writeHead(201).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  rua = { port: (server.address() as AddressInfo).port, posts, server };
 });
 after(async () => {
+  rua.server.closeAllConnections();
+  await new Promise((resolve) => rua.server.close(resolve));
   await sts.close();
   ca.close();
 });
@@ -64,6 +81,8 @@ for (const dialect of testDialects()) {
           POSTHORN_MTA_STS_PORT: String(sts.port),
           POSTHORN_RETRY_SCHEDULE: '1s',
           POSTHORN_MAX_QUEUE_LIFETIME: '3s',
+          // The https: rua is on loopback, which report POSTs refuse otherwise (as webhooks do).
+          POSTHORN_WEBHOOK_ALLOW_PRIVATE: '1',
         },
       });
       return h;
@@ -229,8 +248,11 @@ for (const dialect of testDialects()) {
       sts.policies.set('testing.test', policy('testing', ['mx.testing.test']));
       const zone: Zone = {
         ...domainZone('testing.test', 't1'),
-        '_smtp._tls.testing.test': { TXT: ['v=TLSRPTv1; rua=mailto:tls-reports@reports.test'] },
+        '_smtp._tls.testing.test': {
+          TXT: [`v=TLSRPTv1; rua=mailto:tls-reports@reports.test,https://rua.reports.test:${rua.port}/tlsrpt`],
+        },
         'reports.test': { MX: [{ exchange: '127.0.0.1', priority: 10 }] },
+        'rua.reports.test': { A: ['127.0.0.1'] },
       };
       const hx = await harness({ zone });
       const ids = [await send(hx, 'fay@testing.test'), await send(hx, 'gus@testing.test')];
@@ -249,6 +271,7 @@ for (const dialect of testDialects()) {
 
       // Nothing is reported for a day that has not ended.
       assert.equal(await sendDueTlsReports(hx.deps), 0);
+      rua.posts.length = 0;
       hx.deps.clock.advance(DAY);
       assert.equal(await sendDueTlsReports(hx.deps), 1);
       assert.equal(await sendDueTlsReports(hx.deps), 0, 'a day is reported once');
@@ -297,6 +320,10 @@ for (const dialect of testDialects()) {
           },
         ],
       });
+      // The same report, POSTed gzipped to the https: rua (RFC 8460 §5.2).
+      assert.equal(rua.posts.length, 1);
+      assert.equal(rua.posts[0]!.type, 'application/tlsrpt+gzip');
+      assert.deepEqual(JSON.parse(gunzipSync(rua.posts[0]!.body).toString('utf8')), report);
       const sent = await hx.deps.db.selectFrom('tls_reports').selectAll().executeTakeFirstOrThrow();
       assert.equal(Number(sent.sent_at), hx.deps.clock.now());
     });
