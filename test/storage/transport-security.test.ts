@@ -363,6 +363,11 @@ for (const dialect of testDialects()) {
           ['tlsa', 'tlsa-invalid', 1],
         ],
       );
+      // posthorn_delivery_tls_total: one validated DANE delivery, one refusal, and one opportunistic delivery
+      // whose certificate happens to be valid (the test CA is trusted).
+      const metric = await hx.deps.metrics.registry.getSingleMetric('posthorn_delivery_tls_total')!.get();
+      const byLabels = Object.fromEntries(metric.values.map((v) => [`${v.labels.policy}/${v.labels.result}`, v.value]));
+      assert.deepEqual(byLabels, { 'dane/validated': 1, 'dane/refused': 1, 'none/validated': 1 });
     });
   });
 }
