@@ -368,6 +368,11 @@ for (const dialect of testDialects()) {
       const metric = await hx.deps.metrics.registry.getSingleMetric('posthorn_delivery_tls_total')!.get();
       const byLabels = Object.fromEntries(metric.values.map((v) => [`${v.labels.policy}/${v.labels.result}`, v.value]));
       assert.deepEqual(byLabels, { 'dane/validated': 1, 'dane/refused': 1, 'none/validated': 1 });
+      const deferrals = await hx.deps.metrics.registry.getSingleMetric('posthorn_deferrals_total')!.get();
+      assert.deepEqual(
+        deferrals.values.map((v) => [v.labels.class, v.value]),
+        [['tls', 1]],
+      );
     });
   });
 }
