@@ -273,7 +273,9 @@ for (const dialect of testDialects()) {
       assert.equal(await sendDueTlsReports(hx.deps), 0);
       rua.posts.length = 0;
       hx.deps.clock.advance(DAY);
-      assert.equal(await sendDueTlsReports(hx.deps), 1);
+      // Two schedulers at once (two nodes): the (domain, day) claim lets only one send it.
+      const both = await Promise.all([sendDueTlsReports(hx.deps), sendDueTlsReports(hx.deps)]);
+      assert.equal(both[0] + both[1], 1);
       assert.equal(await sendDueTlsReports(hx.deps), 0, 'a day is reported once');
       const [mail] = hx.received('tls-reports@reports.test');
       assert.ok(mail, 'the report reached the rua mailbox');
