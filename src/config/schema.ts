@@ -68,6 +68,10 @@ export interface Config {
   metricsHost: string;
   /** Bearer token the metrics listener asks for; null: none (loopback only). */
   metricsToken: string | null;
+  /** HTTPS port of recipient domains' MTA-STS policy hosts (RFC 8461 §3.3: 443). */
+  mtaStsPort: number;
+  /** PEM file of extra certificate authorities trusted for MTA-STS and delivery TLS; null: the system's roots only. */
+  tlsCaFile: string | null;
 }
 
 /** One configuration key: its variable, parser, default and the sentence docs/config.md shows. */
@@ -603,6 +607,24 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     defaultText: 'none',
     description:
       'Bearer token the metrics listener requires on every request (`Authorization: Bearer …`; Prometheus: `authorization: { credentials: … }`). At least 16 characters.',
+  }),
+  entry({
+    key: 'mtaStsPort',
+    env: 'POSTHORN_MTA_STS_PORT',
+    parse: (t) => p.parsePort(t),
+    default: () => 443,
+    defaultText: '`443`',
+    description:
+      "HTTPS port used to fetch recipient domains' MTA-STS policies (RFC 8461 §3.3 fixes 443; tests point it at a local server).",
+  }),
+  entry({
+    key: 'tlsCaFile',
+    env: 'POSTHORN_TLS_CA_FILE',
+    parse: (t) => t.trim(),
+    default: () => null,
+    defaultText: "none (the system's roots)",
+    description:
+      "PEM file of certificate authorities trusted in addition to Node's built-in roots when validating recipient MX certificates and MTA-STS policy hosts (docs/delivery-transport-security.md).",
   }),
 ];
 

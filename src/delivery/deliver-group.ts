@@ -18,6 +18,8 @@ import type { AttemptResult, Destination, Transport } from './transport.js';
 import type { DeliveryHoldTable } from '../storage/database.js';
 import type { Provider } from '../metrics/delivery-labels.js';
 import { destinationProvider } from './destination-provider.js';
+import { planSecurity, type PolicyNote } from './security/plan-security.js';
+import { recordTlsResults, type TlsResult } from './security/tls-report-store.js';
 
 /** What happened to one recipient in this attempt, before retry policy is applied. */
 export type RecipientOutcome =
@@ -113,10 +115,11 @@ const everyone = (group: DeliveryGroup, o: RecipientOutcome): RecipientOutcome[]
 
 function fromTransaction(group: DeliveryGroup, result: AttemptResult): RecipientOutcome[] {
   if (result.kind === 'unreachable') {
+    const refused = result.tlsFailures?.[0]?.outcome;
     return everyone(group, {
       kind: 'deferred',
       error: result.error,
-      details: { reason: result.error, hosts_tried: result.hostsTried },
+      details: { reason: result.error, hosts_tried: result.hostsTried, ...(refused ? { tls: refused } : {}) },
     });
   }
   const replies = new Map(result.recipients.map((r) => [r.address.toLowerCase(), r.reply]));
@@ -126,7 +129,8 @@ function fromTransaction(group: DeliveryGroup, result: AttemptResult): Recipient
     const c = classifyReply(reply);
     const details = {
       mx_host: result.mxHost,
-      tls: result.tls,
+      // The session's TLS as judged against the host's policy (docs/delivery-transport-security.md).
+      tls: result.tlsOutcome ?? result.tls,
       response: reply.raw,
       ...(reply.enhanced ? { enhanced_status: reply.enhanced } : {}),
     };
@@ -269,6 +273,7 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     };
   }
   let destinations: Destination[];
+  let notes: PolicyNote[] | null = null;
   let transport = ctx.transport;
   if (staysLocal(ctx, group)) {
     if (!deps.config.sandbox) {
@@ -309,6 +314,25 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     // The provider is known only now, from the MX host the route leads to.
     const held = ctx.heldProvider?.(destinationProvider(destinations[0]?.host), m.accountId);
     if (held !== undefined) return { group, signedAt: null, outcomes: [], held };
+    // MTA-STS and DANE are policies of the recipient domain's MX hosts: a smarthost is the operator's choice.
+    if (deps.config.relayHost === null) {
+      const security = await planSecurity(deps, group.recipientDomain, destinations);
+      if (security.kind === 'defer') {
+        await countTls(ctx, group.recipientDomain, security.notes, destinations, null);
+        return {
+          group,
+          signedAt,
+          signature,
+          outcomes: everyone(group, {
+            kind: 'deferred',
+            error: security.reason,
+            details: { reason: security.reason, tls: security.tls },
+          }),
+        };
+      }
+      destinations = security.destinations;
+      notes = security.notes;
+    }
   }
   const subject = group.items.length === 1 ? group.items[0]!.recipientId : groupSubject(group.items[0]!.recipientId);
   const attempt = Math.min(...group.items.map((i) => i.job.attempts)) + 1;
@@ -319,5 +343,56 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     raw: signed,
     attempt,
   });
+  if (notes !== null) await countTls(ctx, group.recipientDomain, notes, destinations, result);
   return { group, signedAt, signature, outcomes: fromTransaction(group, result) };
+}
+
+/**
+ * Counts the attempt for the domain's daily TLS report (RFC 8460): the policy problems found while
+ * planning, each host a policy refused, and the session that carried the mail. Only sessions under
+ * a policy (MTA-STS or DANE) are counted: a domain without one has nothing to be reported against.
+ * A failure to count is logged, never a reason to deliver differently.
+ */
+async function countTls(
+  ctx: DeliveryContext,
+  domain: string,
+  notes: PolicyNote[],
+  destinations: Destination[],
+  result: AttemptResult | null,
+): Promise<void> {
+  const results: TlsResult[] = notes.map((n) => ({
+    report: n.report,
+    mxHost: '',
+    resultType: n.resultType,
+    failureReason: n.reason,
+  }));
+  const reportOf = (host: string) => destinations.find((d) => d.host === host)?.tls?.report;
+  for (const f of result?.tlsFailures ?? []) {
+    const report = reportOf(f.host);
+    if (report)
+      results.push({
+        report,
+        mxHost: f.host,
+        resultType: f.outcome.result_type ?? 'validation-failure',
+        failureReason: f.outcome.failure ?? '',
+      });
+  }
+  if (result?.kind === 'transaction' && result.tlsOutcome) {
+    const o = result.tlsOutcome;
+    const host = result.mxHost.replace(/:\d+$/, '');
+    const report = reportOf(host);
+    if (report)
+      results.push({
+        report,
+        mxHost: host,
+        resultType: o.validated ? 'success' : (o.result_type ?? 'validation-failure'),
+        ...(o.validated ? {} : { failureReason: o.failure ?? '' }),
+      });
+  }
+  if (results.length === 0) return;
+  try {
+    await recordTlsResults(ctx.deps.db, domain, ctx.deps.clock.now(), results);
+  } catch (err) {
+    ctx.deps.log.error({ err, domain }, 'could not count TLS results for the TLS report');
+  }
 }

@@ -197,6 +197,8 @@ export function startDeliveryWorker(
       const host = outcomeHost(d);
       const provider = outcomeProvider(d, group.recipientDomain);
       deps.metrics.deliveries.inc({ outcome: o.kind, provider });
+      const tls = tlsLabels(o.kind, d.tls);
+      if (tls) deps.metrics.deliveryTls.inc(tls);
       const fields: Record<string, unknown> = {
         message_id: group.message.id,
         recipient: item.address,
@@ -271,4 +273,15 @@ function logFields(group: DeliveryGroup): { message_id: string; message: string;
     message: group.message.id,
     recipient: group.items.map((i) => i.address).join(', '),
   };
+}
+
+/** The labels of posthorn_delivery_tls_total for an outcome whose details carry a TLS outcome (security/tls-outcome.ts). */
+function tlsLabels(kind: string, tls: unknown): { policy: string; result: string } | null {
+  if (typeof tls !== 'object' || tls === null) return null;
+  const t = tls as { policy?: unknown; mode?: unknown; validated?: unknown; version?: unknown };
+  const policy = typeof t.policy === 'string' ? t.policy : 'none';
+  // A deferral whose TLS was not validated under an enforced policy is the policy refusing the host.
+  if (kind === 'deferred' && t.validated !== true && t.mode === 'enforce') return { policy, result: 'refused' };
+  if (kind === 'deferred') return null;
+  return { policy, result: t.validated === true ? 'validated' : t.version == null ? 'plaintext' : 'unvalidated' };
 }

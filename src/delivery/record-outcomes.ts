@@ -67,9 +67,12 @@ export function planOutcomes(
       const o = outcomes[i]!;
       // accepted-by-mta once per recipient, when the engine first took and signed it (a scheduled
       // recipient's first attempt too: it was never taken before its send time).
-      const first = item.status === 'queued' || item.status === 'scheduled';
-      if (signedAt !== null && first)
-        plan.events.push(event('accepted-by-mta', item.address, signedAt, { dkim: 'signed' }));
+      if (signedAt !== null && (item.status === 'queued' || item.status === 'scheduled')) {
+        // The session's TLS, when this first attempt reached a server (docs/delivery.md, Transport security).
+        const tls = o.details.tls;
+        const details = typeof tls === 'object' && tls !== null ? { dkim: 'signed', tls } : { dkim: 'signed' };
+        plan.events.push(event('accepted-by-mta', item.address, signedAt, details));
+      }
       switch (o.kind) {
         case 'delivered':
           plan.events.push(event('delivered', item.address, now, o.details));

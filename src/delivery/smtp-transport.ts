@@ -5,6 +5,8 @@ import { SessionOpenError, SmtpSession, type SessionOptions } from './smtp/smtp-
 import { DEFAULT_SMTP_TIMEOUTS, type SmtpTimeouts } from './smtp/timeouts.js';
 import type { AttemptResult, DeliveryAttempt, Destination, RecipientReply, Transport } from './transport.js';
 import { assertNoBareLineBreak } from './smtp/bare-line-break.js';
+import { judgeTls, type TlsOutcome } from './security/tls-outcome.js';
+import type { TlsFailure } from './transport.js';
 
 export type { SmtpTimeouts } from './smtp/timeouts.js';
 
@@ -24,15 +26,24 @@ export interface SmtpTransportOptions {
   tls?: { rejectUnauthorized: boolean };
   /** How MX host names become addresses: POSTHORN_DNS_SERVERS through resolver-lookup.ts; the system's when absent. */
   lookup?: LookupFunction;
+  /** CAs that certificates are judged against (security/trust-store.ts); Node's roots when absent. */
+  ca?: string[];
   log: Logger;
+}
+
+/** A session refused by its host's transport-security policy (MTA-STS enforce, DANE). */
+class TlsPolicyError extends SessionOpenError {
+  constructor(readonly outcome: TlsOutcome) {
+    super(outcome.failure ?? 'TLS policy not met', 'ETLSPOLICY');
+  }
 }
 
 const DEFAULT_MAX_MESSAGES_PER_CONNECTION = 1000;
 
 type HostOutcome =
-  | { kind: 'transaction'; tls: string | null; recipients: RecipientReply[] }
+  | { kind: 'transaction'; tls: string | null; tlsOutcome: TlsOutcome; recipients: RecipientReply[] }
   /** No session could be had, or nothing of the transaction was sent: the next MX may be tried. */
-  | { kind: 'unopened'; error: string }
+  | { kind: 'unopened'; error: string; tlsOutcome?: TlsOutcome }
   /** The session broke mid-transaction: the message may have reached the host, so no other is tried now. */
   | { kind: 'lost'; error: string };
 
@@ -48,6 +59,8 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
   const rejectUnauthorized = opts.tls?.rejectUnauthorized ?? false;
   const log = opts.log.child({ component: 'smtp-transport' });
   const pools = new Map<string, HostPool>();
+  /** How each open session's TLS was judged against its host's policy, given with every transaction on it. */
+  const judged = new WeakMap<SmtpSession, TlsOutcome>();
   let closed = false;
 
   async function openSession(d: Destination): Promise<SmtpSession> {
@@ -58,25 +71,44 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
       timeouts,
       rejectUnauthorized,
       ...(opts.lookup ? { lookup: opts.lookup } : {}),
+      ...(opts.ca ? { ca: opts.ca } : {}),
     };
+    // MTA-STS enforce and DANE make TLS mandatory: no fall back to plain text (RFC 8461 §5, RFC 7672 §2.2).
+    const enforced = d.tls !== undefined && d.tls.policy !== 'none' && d.tls.mode === 'enforce';
+    let session: SmtpSession;
     try {
-      const session = await SmtpSession.open(sessionOpts);
-      log.debug(
-        { host: d.host, port: d.port, tls: session.tls, pipelining: session.pipelining },
-        'SMTP session opened',
-      );
-      return session;
+      session = await SmtpSession.open(sessionOpts);
     } catch (err) {
       // Opportunistic TLS: a failed handshake falls back to plain text, as the server would be
       // reached in plain text had it not offered STARTTLS (RFC 7435 §3).
       if (!(err instanceof SessionOpenError) || err.code !== 'ETLS' || rejectUnauthorized) throw err;
+      if (enforced)
+        throw new TlsPolicyError({
+          version: null,
+          cipher: null,
+          policy: d.tls!.policy,
+          mode: 'enforce',
+          validated: false,
+          failure: `the TLS handshake with ${d.host} failed (${err.message}), and its domain's ${d.tls!.policy === 'dane' ? 'DANE' : 'MTA-STS'} policy requires TLS`,
+          result_type: 'validation-failure',
+        });
       log.info({ host: d.host, port: d.port, err: err.message }, 'STARTTLS failed; retrying in plain text');
-      return SmtpSession.open({ ...sessionOpts, plaintext: true });
+      session = await SmtpSession.open({ ...sessionOpts, plaintext: true });
     }
+    const verdict = judgeTls(d.tls, d.host, session.peer);
+    if (verdict.refuse) {
+      log.info({ host: d.host, port: d.port, reason: verdict.outcome.failure }, 'TLS policy not met; host skipped');
+      void session.quit();
+      throw new TlsPolicyError(verdict.outcome);
+    }
+    judged.set(session, verdict.outcome);
+    log.debug({ host: d.host, port: d.port, tls: session.tls, pipelining: session.pipelining }, 'SMTP session opened');
+    return session;
   }
 
   function poolFor(d: Destination): HostPool {
-    const key = `${d.host}:${d.port}`;
+    // Sessions are pooled per policy too: one judged for opportunistic TLS never carries enforced mail.
+    const key = `${d.host}:${d.port}${d.tls ? `:${policyKey(d)}` : ''}`;
     let pool = pools.get(key);
     if (pool === undefined) {
       pool = new HostPool({
@@ -106,12 +138,17 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
       try {
         session = await pool.acquire();
       } catch (err) {
-        return { kind: 'unopened', error: (err as Error).message };
+        return {
+          kind: 'unopened',
+          error: (err as Error).message,
+          ...(err instanceof TlsPolicyError ? { tlsOutcome: err.outcome } : {}),
+        };
       }
       const outcome = await session.transact(attempt.envelopeFrom, attempt.recipients, attempt.raw);
       if (outcome.kind === 'replies') {
         pool.release(session, outcome.reusable);
-        return { kind: 'transaction', tls: session.tls, recipients: outcome.recipients };
+        const tlsOutcome = judged.get(session) ?? judgeTls(d.tls, d.host, session.peer).outcome;
+        return { kind: 'transaction', tls: session.tls, tlsOutcome, recipients: outcome.recipients };
       }
       pool.release(session, false);
       if (!outcome.stale) return { kind: 'lost', error: outcome.error };
@@ -128,19 +165,34 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
       assertNoBareLineBreak(attempt.raw);
       const hostsTried: string[] = [];
       const errors: string[] = [];
+      const tlsFailures: TlsFailure[] = [];
       for (const d of attempt.destinations) {
         const host = hostLabel(d);
         hostsTried.push(host);
         const outcome = await sendVia(d, attempt);
         if (outcome.kind === 'transaction')
-          return { kind: 'transaction', mxHost: host, tls: outcome.tls, recipients: outcome.recipients };
+          return {
+            kind: 'transaction',
+            mxHost: host,
+            tls: outcome.tls,
+            tlsOutcome: outcome.tlsOutcome,
+            ...(tlsFailures.length > 0 ? { tlsFailures } : {}),
+            recipients: outcome.recipients,
+          };
+        if (outcome.kind === 'unopened' && outcome.tlsOutcome)
+          tlsFailures.push({ host: d.host, outcome: outcome.tlsOutcome });
         errors.push(`${host}: ${outcome.error}`);
         // A session that broke mid-transaction makes the attempt unreachable, to be retried later
         // like any soft bounce, without trying the next MX now: after a timeout at the end of DATA
         // the first host may still have kept the message.
         if (outcome.kind === 'lost') break;
       }
-      return { kind: 'unreachable', error: errors.join('; ') || 'no destinations to try', hostsTried };
+      return {
+        kind: 'unreachable',
+        error: errors.join('; ') || 'no destinations to try',
+        hostsTried,
+        ...(tlsFailures.length > 0 ? { tlsFailures } : {}),
+      };
     },
 
     async close(): Promise<void> {
@@ -149,6 +201,13 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
       pools.clear();
     },
   };
+}
+
+/** The part of a pool's key that tells policies apart: sessions are judged once, when opened. */
+function policyKey(d: Destination): string {
+  const t = d.tls!;
+  const tlsa = (t.tlsa ?? []).map((r) => `${r.usage}${r.selector}${r.matchingType}${r.data.toString('hex')}`).join(',');
+  return `${t.policy}:${t.mode ?? ''}:${t.mxMismatch ? 'x' : ''}:${tlsa}`;
 }
 
 /** The host as events show it: the name alone on port 25, `host:port` elsewhere (tests, relays). */

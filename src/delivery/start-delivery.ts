@@ -6,6 +6,7 @@ import { trackingSecret } from '../tracking/secret.js';
 import { createSmtpTransport } from './smtp-transport.js';
 import type { Transport } from './transport.js';
 import { resolverLookup } from './smtp/resolver-lookup.js';
+import { trustedCas } from './security/trust-store.js';
 
 /** How long a stopping worker waits for attempts in flight (a stop must finish within a bounded time). */
 const STOP_TIMEOUT_MS = 8_000;
@@ -41,6 +42,7 @@ export async function startDelivery(
         heloName: deps.config.hostname,
         maxConnectionsPerHost: deps.config.mxMaxConnections,
         lookup: resolverLookup(deps.resolver),
+        ...(deps.config.tlsCaFile ? { ca: trustedCas(deps.config.tlsCaFile) } : {}),
         log: deps.log,
       });
   const secrets = { returnPathSecret: await returnPathSecret(deps), trackingSecret: await trackingSecret(deps) };

@@ -1,4 +1,5 @@
 import type { SmtpReply } from '../core/smtp-reply.js';
+import type { TlsOutcome, TlsRequirement } from './security/tls-outcome.js';
 
 /**
  * The contracts between the delivery engine's parts (docs/architecture.md, Delivery). The worker
@@ -10,6 +11,14 @@ import type { SmtpReply } from '../core/smtp-reply.js';
 export interface Destination {
   host: string;
   port: number;
+  /** What MTA-STS or DANE asks of the session to this host (security/plan-security.ts); opportunistic TLS when absent. */
+  tls?: TlsRequirement;
+}
+
+/** A host refused because its session did not meet its transport-security policy. */
+export interface TlsFailure {
+  host: string;
+  outcome: TlsOutcome;
 }
 
 /** One SMTP transaction: one message to up to 100 recipients of one domain. */
@@ -38,6 +47,10 @@ export type AttemptResult =
       mxHost: string;
       /** Negotiated TLS protocol (e.g. `TLSv1.3`), or null when the session stayed in plain text. */
       tls: string | null;
+      /** The session's TLS judged against the host's policy; absent from transports without TLS (the sandbox mailbox). */
+      tlsOutcome?: TlsOutcome;
+      /** Hosts tried before this one that a policy refused (for TLS-RPT). */
+      tlsFailures?: TlsFailure[];
       recipients: RecipientReply[];
     }
   | {
@@ -45,6 +58,8 @@ export type AttemptResult =
       kind: 'unreachable';
       error: string;
       hostsTried: string[];
+      /** Hosts whose sessions did not meet their transport-security policy. */
+      tlsFailures?: TlsFailure[];
     };
 
 /** Sends transactions; implementations: SMTP over the network, and the sandbox mailbox. */

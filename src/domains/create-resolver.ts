@@ -1,5 +1,6 @@
 import { promises as dns } from 'node:dns';
 import type { DnsResolver } from '../core/dns-resolver.js';
+import { queryTlsa } from '../delivery/security/tlsa-query.js';
 
 /** Per-query knobs for the resolver; unset means c-ares' defaults. */
 export interface ResolverOptions {
@@ -23,5 +24,9 @@ export function createResolver(
   });
   const list = servers.map((server) => server.trim()).filter((server) => server !== '');
   if (list.length > 0) resolver.setServers(list);
-  return resolver;
+  // Node's resolver hides the AD bit that DANE needs: TLSA goes through a small client of its own
+  // to the same servers (delivery/security/tlsa-query.ts).
+  return Object.assign(resolver, {
+    resolveTlsa: (name: string) => queryTlsa(list, name, opts.timeoutMs),
+  });
 }

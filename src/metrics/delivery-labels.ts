@@ -35,16 +35,20 @@ interface DeferralFacts {
   response?: unknown;
   hosts_tried?: unknown;
   reason?: unknown;
+  tls?: unknown;
 }
 
 /**
  * The class of a deferral: the enhanced status code's class and subject (RFC 3463 §3: `4.2.x`
  * mailbox, `4.7.x` security or policy, such as greylisting and rate limits) when the server gave
  * one; `4xx` for a reply without it; `timeout` or `connection` when no server took the message to
- * the end of DATA; `dns` when the route could not be resolved; `signing` and `internal` for
- * Posthorn's own faults.
+ * the end of DATA; `dns` when the route could not be resolved; `tls` when an enforced MTA-STS or
+ * DANE policy refused every host; `signing` and `internal` for Posthorn's own faults.
  */
 export function deferralClass(details: DeferralFacts, error: string): string {
+  // An enforced MTA-STS or DANE policy turned every host down (delivery/security/tls-outcome.ts).
+  const tls = details.tls as { mode?: unknown; validated?: unknown } | null | undefined;
+  if (typeof tls === 'object' && tls !== null && tls.mode === 'enforce' && tls.validated === false) return 'tls';
   if (typeof details.enhanced_status === 'string') {
     const m = /^([245])\.(\d{1,3})\./.exec(details.enhanced_status);
     if (m) return `${m[1]}.${m[2]}.x`;

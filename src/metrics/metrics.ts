@@ -25,6 +25,8 @@ export interface Metrics {
   commitSeconds: Histogram<'path'>;
   deliveries: Counter<'outcome' | 'provider'>;
   deferrals: Counter<'class' | 'provider'>;
+  /** Recipients' delivery attempts by transport-security policy and what came of it (docs/delivery-transport-security.md). */
+  deliveryTls: Counter<'policy' | 'result'>;
   queueDepth: Gauge<'state'>;
   queueOldestDue: Gauge<string>;
   dkimThreads: Gauge<string>;
@@ -97,6 +99,12 @@ export function createMetrics(withDefaults = true): Metrics {
       name: 'posthorn_deferrals_total',
       help: 'Deferred delivery attempts per recipient by reply class (4.2.x, 4.7.x, 4xx, connection, timeout, dns, …) and provider.',
       labelNames: ['class', 'provider'],
+      registers: [registry],
+    }),
+    deliveryTls: new Counter({
+      name: 'posthorn_delivery_tls_total',
+      help: 'Delivery attempts per recipient that reached a TLS decision, by policy (none, mta-sts, dane) and result (validated, unvalidated, plaintext, refused).',
+      labelNames: ['policy', 'result'],
       registers: [registry],
     }),
     queueDepth: new Gauge({

@@ -4,6 +4,7 @@ import { recheckDueDomains } from '../domains/recheck-domains.js';
 import { EVENT_RETENTION_MS, purgeRetention } from '../events/purge-retention.js';
 import { ensureEventPartitions } from '../storage/event-partitions.js';
 import { runClusterTask } from './cluster-task.js';
+import { sendDueTlsReports } from '../delivery/security/send-tls-reports.js';
 
 /**
  * The periodic tasks of the scheduler role, each run once per cluster per POSTHORN_SCHEDULER_INTERVAL
@@ -83,5 +84,12 @@ async function schedulerTick(deps: Deps, nodeId: string, interval: number): Prom
     } catch (err) {
       deps.log.error({ err, task }, `scheduler task ${task} failed`);
     }
+  }
+  try {
+    // The day's TLS reports (RFC 8460), once the UTC day is over: checked every tick, sent once.
+    const sent = await sendDueTlsReports(deps);
+    if (sent > 0) deps.log.info({ sent }, 'TLS reports sent');
+  } catch (err) {
+    deps.log.error({ err }, 'sending TLS reports failed');
   }
 }

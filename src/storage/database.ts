@@ -34,6 +34,9 @@ export interface Database {
   message_signatures: MessageSignatureTable;
   cluster_tasks: ClusterTaskTable;
   delivery_holds: DeliveryHoldTable;
+  mta_sts_policies: MtaStsPolicyTable;
+  tls_report_counts: TlsReportCountTable;
+  tls_reports: TlsReportTable;
 }
 
 export interface AccountTable {
@@ -495,4 +498,54 @@ export interface ClusterTaskTable {
   last_finished_at: number | null;
   /** Runs started so far, over the whole cluster. */
   runs: number;
+}
+
+/** A recipient domain's cached MTA-STS policy (RFC 8461 §5.1; delivery/security/sts-store.ts). */
+export interface MtaStsPolicyTable {
+  /** The policy domain, lower case. */
+  domain: string;
+  /** The `id` of the `_mta-sts` TXT record the policy was fetched for. */
+  policy_id: string;
+  mode: string;
+  /** JSON array of the policy's `mx` patterns. */
+  mx: string;
+  /** `max_age` in seconds. */
+  max_age: number;
+  /** The policy as served, for TLS-RPT's `policy-string`. */
+  policy_text: string;
+  fetched_at: number;
+  /** fetched_at + max_age: until then the policy is used even when a refresh fails (RFC 8461 §5). */
+  expires_at: number;
+}
+
+/** One count of a day's TLS outcomes for a recipient domain (RFC 8460 §4.4; delivery/security/tls-report-store.ts). */
+export interface TlsReportCountTable {
+  domain: string;
+  /** The UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** Digest of the fields below: one row per distinct policy, host, result and reason. */
+  key: string;
+  /** `sts`, `tlsa` or `no-policy-found` (RFC 8460 §4.3). */
+  policy_type: string;
+  /** JSON array of the policy's lines. */
+  policy_string: string;
+  /** JSON array of the policy's MX patterns. */
+  policy_mx: string;
+  /** The receiving MX host name; empty for a result that concerns no host (a policy fetch error). */
+  mx_host: string;
+  /** `success` or an RFC 8460 §4.3 result type. */
+  result_type: string;
+  failure_reason: string;
+  count: number;
+}
+
+/** A (domain, day) whose TLS report was claimed by a node (and sent, once `sent_at` is set). */
+export interface TlsReportTable {
+  domain: string;
+  day: string;
+  report_id: string;
+  claimed_at: number;
+  sent_at: number | null;
+  attempts: number;
+  last_error: string | null;
 }

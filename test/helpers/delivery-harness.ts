@@ -1,4 +1,7 @@
 import { promises as dnsPromises } from 'node:dns';
+import { rootCertificates } from 'node:tls';
+import { resolverLookup } from '../../src/delivery/smtp/resolver-lookup.js';
+import { trustedCas } from '../../src/delivery/security/trust-store.js';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
@@ -109,6 +112,11 @@ export interface HarnessOptions {
   sandbox?: boolean;
   /** In production, give the worker the sandbox mailbox for mail that must stay local, as `serve` does. */
   localMailbox?: boolean;
+  /**
+   * Resolve MX host names through the loopback DNS zone and trust POSTHORN_TLS_CA_FILE, as `serve`
+   * does (start-delivery.ts), for MX hosts that have names (transport-security tests).
+   */
+  namedMx?: boolean;
 }
 
 /** Defaults: a claim takes a whole 150-recipient message, and the loop polls often (time is fake, so polls are cheap). */
@@ -176,6 +184,9 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
           maxConnectionsPerHost: opts.mxMaxConnections ?? 10,
           log: pino({ level: 'silent' }),
           ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
+          ...(opts.namedMx
+            ? { lookup: resolverLookup(deps.resolver), ca: trustedCas(deps.config.tlsCaFile) ?? [...rootCertificates] }
+            : {}),
         });
     opened.push(() => transport.close());
     const secret = await returnPathSecret(deps);

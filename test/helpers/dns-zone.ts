@@ -12,6 +12,13 @@ export interface ZoneEntry {
   PTR?: string[];
   /** Answer every query at this name with SERVFAIL, to test lookup failures. */
   SERVFAIL?: boolean;
+  /** TLSA records (RFC 6698), at `_<port>._tcp.<host>`. */
+  TLSA?: { usage: number; selector: number; matchingType: number; data: Buffer }[];
+  /**
+   * Answers at this name carry the AD bit, as a validating resolver sets it for a DNSSEC-secure
+   * answer (RFC 4035 §3.2.3) when the query asked with AD or DO (RFC 6840 §5.7).
+   */
+  AD?: boolean;
 }
 
 /** A mutable zone: lower-case name without trailing dot → its records. Tests edit it between queries. */
@@ -33,7 +40,14 @@ export function answerQuery(zone: Zone, query: DecodedPacket): Packet {
   const response: Packet = { type: 'response', id: query.id, questions: query.questions ?? [], answers: [] };
   if (!question) return { ...response, flags: flags | RCODE.FORMERR };
   const { rcode, answers } = resolveName(zone, question.name, question.type, 0);
-  return { ...response, flags: flags | rcode, answers };
+  const asked = (query.flags ?? 0) & dnsPacket.AUTHENTIC_DATA || wantsDnssec(query);
+  const ad = asked && findEntry(zone, question.name)?.AD === true ? dnsPacket.AUTHENTIC_DATA : 0;
+  return { ...response, flags: flags | rcode | ad, answers };
+}
+
+/** The query's EDNS OPT record has the DO bit (RFC 3225). */
+function wantsDnssec(query: DecodedPacket): boolean {
+  return (query.additionals ?? []).some((a) => a.type === 'OPT' && a.flag_do);
 }
 
 /** Answers at `name` for `type`, following CNAMEs inside the zone like a real authoritative server. */
@@ -67,6 +81,13 @@ function recordsOf(entry: ZoneEntry, name: string, type: RecordType): Answer[] {
         name,
         ttl: 0,
         data: { preference: mx.priority, exchange: mx.exchange },
+      }));
+    case 'TLSA':
+      return (entry.TLSA ?? []).map((r) => ({
+        type: 'TLSA',
+        name,
+        ttl: 0,
+        data: { usage: r.usage, selector: r.selector, matchingType: r.matchingType, certificate: r.data },
       }));
     case 'A':
     case 'AAAA':

@@ -43,6 +43,8 @@ export type SinkBehaviour = (rcpt: string, ctx: SinkContext) => SinkAction;
 export interface SinkOptions {
   /** Offer STARTTLS with a self-signed certificate; default true. */
   tls?: boolean;
+  /** The key and certificate chain STARTTLS presents instead of the self-signed one (test/helpers/test-ca.ts). */
+  certificate?: { key: string; cert: string };
   /** RCPTs beyond this in one transaction get 452 4.5.3 (RFC 5321 §4.5.3.1.10); default 100. */
   maxRecipients?: number;
   /** Chooses the action per recipient; default scriptedBehaviour. */
@@ -137,7 +139,7 @@ export async function startSinkMx(opts: SinkOptions = {}): Promise<SinkMx> {
 
   const socketErrors: NodeJS.ErrnoException[] = [];
   const server: SMTPServer = new SMTPServer({
-    ...(await sinkCertificate()),
+    ...(opts.certificate ?? (await sinkCertificate())),
     name: 'sink.posthorn.test',
     logger: false,
     disableReverseLookup: true,

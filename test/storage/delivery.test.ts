@@ -123,7 +123,7 @@ for (const dialect of testDialects()) {
       );
       const delivered = events[2]!.details;
       assert.equal(delivered.mx_host, `127.0.0.1:${hx.sink!.port}`);
-      assert.match(String(delivered.tls), /^TLSv1\.[23]$/);
+      assert.match(String((delivered.tls as { version?: string }).version), /^TLSv1\.[23]$/);
       assert.match(String(delivered.response), /^250 2\.0\.0 Ok: queued as /);
       assert.equal(await hx.deps.db.selectFrom('jobs').select('id').executeTakeFirst(), undefined, 'the job is done');
     });

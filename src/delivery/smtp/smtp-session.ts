@@ -9,6 +9,7 @@ import { connectTcp } from './connect-tcp.js';
 import type { SmtpTimeouts } from './timeouts.js';
 import { describeError, transactionReplies, type LiveEnvelope } from './transaction-replies.js';
 import { BareLineBreakError, findBareLineBreak } from './bare-line-break.js';
+import type { SessionTls } from '../security/tls-outcome.js';
 
 export interface SessionOptions {
   host: string;
@@ -21,6 +22,8 @@ export interface SessionOptions {
   plaintext?: boolean;
   /** Resolves the host's addresses (the configured resolvers); the system's when absent. */
   lookup?: LookupFunction;
+  /** Trusted CAs for judging the certificate (POSTHORN_TLS_CA_FILE added to Node's roots); Node's default when absent. */
+  ca?: string[];
 }
 
 /** Why a session could not be opened: connect, greeting (421 included), EHLO or TLS (code `ETLS`) failed. */
@@ -43,6 +46,8 @@ export type TransactionOutcome =
 export class SmtpSession {
   /** Negotiated TLS protocol (`TLSv1.3`), or null in plain text. */
   readonly tls: string | null;
+  /** What the TLS handshake gave (cipher, Node's verdict, the chain), for transport-security policies; null in plain text. */
+  readonly peer: SessionTls | null;
   /** The server advertised PIPELINING (RFC 2920) in its last EHLO reply. */
   readonly pipelining: boolean;
   transactions = 0;
@@ -61,6 +66,7 @@ export class SmtpSession {
   ) {
     const socket = conn._socket;
     this.tls = conn.secure && socket instanceof TLSSocket ? socket.getProtocol() : null;
+    this.peer = conn.secure && socket instanceof TLSSocket ? peerTls(socket) : null;
     // After STARTTLS, lastServerResponse is the second EHLO's reply (RFC 3207 §4.2: the first is void).
     this.pipelining = /^250[ -]PIPELINING\b/im.test(conn.lastServerResponse || '');
     this.ended = new Promise((resolve) => conn.once('end', resolve));
@@ -92,7 +98,7 @@ export class SmtpSession {
       // RFC 3207 opportunistically (RFC 7435): STARTTLS when offered, plain text when it is refused.
       opportunisticTLS: true,
       ignoreTLS: opts.plaintext === true,
-      tls: { rejectUnauthorized: opts.rejectUnauthorized },
+      tls: { rejectUnauthorized: opts.rejectUnauthorized, ...(opts.ca ? { ca: opts.ca } : {}) },
       connectionTimeout: opts.timeouts.connect,
       greetingTimeout: opts.timeouts.greeting,
       socketTimeout: opts.timeouts.command,
@@ -216,4 +222,23 @@ export class SmtpSession {
     this.failure = null;
     failure?.(err);
   }
+}
+
+/** The handshake's facts: Node checks the chain and the host name (the servername, the MX name) even when it lets the session on. */
+function peerTls(socket: TLSSocket): SessionTls {
+  const chain: Buffer[] = [];
+  const seen = new Set<string>();
+  for (let cert = socket.getPeerCertificate(true); cert?.raw !== undefined; cert = cert.issuerCertificate) {
+    if (seen.has(cert.fingerprint256)) break; // a root is its own issuer
+    seen.add(cert.fingerprint256);
+    chain.push(cert.raw);
+  }
+  const error = socket.authorizationError as unknown as (Error & { code?: string }) | string | null | undefined;
+  return {
+    version: socket.getProtocol() ?? 'unknown',
+    cipher: socket.getCipher()?.name ?? 'unknown',
+    authorized: socket.authorized,
+    authorizationError: error == null ? null : typeof error === 'string' ? error : (error.code ?? error.message),
+    chain,
+  };
 }

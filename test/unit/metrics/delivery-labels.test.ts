@@ -36,6 +36,16 @@ test('deferralClass: enhanced code class and subject, else the reply class, else
     'connection',
   );
   assert.equal(deferralClass({ reason: 'MX lookup failed: ESERVFAIL' }, 'MX lookup failed: ESERVFAIL'), 'dns');
+  const refused = { policy: 'mta-sts', mode: 'enforce', validated: false, failure: 'the certificate of mx…' };
+  assert.equal(
+    deferralClass({ hosts_tried: ['mx.example.org'], tls: refused }, 'mx.example.org: the certificate…'),
+    'tls',
+  );
+  assert.equal(deferralClass({ reason: 'the MTA-STS policy…', tls: refused }, 'the MTA-STS policy…'), 'tls');
+  assert.equal(
+    deferralClass({ response: '451 4.3.0 later', tls: { policy: 'mta-sts', mode: 'enforce', validated: true } }, ''),
+    '4xx',
+  );
   assert.equal(deferralClass({ reason: 'signing failed' }, 'signing failed: bad key'), 'signing');
   assert.equal(deferralClass({ reason: 'internal error: boom' }, 'internal error: boom'), 'internal');
 });
