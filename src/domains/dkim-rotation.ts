@@ -33,15 +33,20 @@ import { normalizeHost } from './normalize-host.js';
 const DAY_MS = 86_400_000;
 
 /** A DKIM key record of a rotation: the pending one to publish, or the retired one to keep until its date. */
-export interface RotationRecord {
-  purpose: 'dkim_pending' | 'dkim_retired';
+export interface RotationRecord<P extends 'dkim_pending' | 'dkim_retired' = 'dkim_pending' | 'dkim_retired'> {
+  purpose: P;
   type: 'TXT';
   name: string;
   value: string;
 }
 
 /** The RSA key record (RFC 6376 §3.6.1) at `<selector>._domainkey.<domain>`, as dns-records.ts writes the signing one. */
-function keyRecord(purpose: RotationRecord['purpose'], domain: string, selector: string, publicKeyB64: string) {
+function keyRecord<P extends RotationRecord['purpose']>(
+  purpose: P,
+  domain: string,
+  selector: string,
+  publicKeyB64: string,
+): RotationRecord<P> {
   return {
     purpose,
     type: 'TXT' as const,
@@ -53,7 +58,7 @@ function keyRecord(purpose: RotationRecord['purpose'], domain: string, selector:
 /** The record a pending rotation waits for, or null when none is pending. */
 export function pendingDkimRecord(
   d: Pick<DomainTable, 'name' | 'dkim_pending_selector' | 'dkim_pending_public_key'>,
-): RotationRecord | null {
+): RotationRecord<'dkim_pending'> | null {
   if (d.dkim_pending_selector === null || d.dkim_pending_public_key === null) return null;
   return keyRecord('dkim_pending', d.name, d.dkim_pending_selector, d.dkim_pending_public_key);
 }
@@ -61,7 +66,7 @@ export function pendingDkimRecord(
 /** The old selector's record, to keep published until `dkim_retired_until`; null when there is none. */
 export function retiredDkimRecord(
   d: Pick<DomainTable, 'name' | 'dkim_retired_selector' | 'dkim_retired_public_key'>,
-): RotationRecord | null {
+): RotationRecord<'dkim_retired'> | null {
   if (d.dkim_retired_selector === null || d.dkim_retired_public_key === null) return null;
   return keyRecord('dkim_retired', d.name, d.dkim_retired_selector, d.dkim_retired_public_key);
 }
@@ -89,7 +94,7 @@ export function nextRotationAt(
 /** What a rotation started: the domain as stored after it, and the record to publish. */
 export interface RotationStarted {
   domain: DomainTable;
-  record: RotationRecord;
+  record: RotationRecord<'dkim_pending'>;
 }
 
 /**
