@@ -116,11 +116,19 @@ export const domainVerify: Command = {
         checks,
         verified_at: view.verified_at,
         checked_at: view.checked_at,
+        dkim: view.dkim,
       };
       const head = ok
         ? `${view.domain} is verified: all four records match`
         : `${view.domain} is not verified (status: ${view.status})`;
-      const text = `${head}\n${checksText(checks, view.records)}`;
+      // A pending DKIM rotation's record was found by this check: say that signing moved (docs/delivery-dkim-rotation.md).
+      const moved =
+        domain.dkim_selector !== row.dkim_selector && view.dkim.retired
+          ? `\nDKIM signing moved from ${row.dkim_selector} to ${domain.dkim_selector}; keep ${view.dkim.retired.name} published until ${view.dkim.retired.remove_after}.`
+          : view.dkim.pending
+            ? `\nDKIM rotation: ${view.dkim.pending.name} is ${view.dkim.pending.status}; mail is signed with ${view.dkim.selector} until it is found.`
+            : '';
+      const text = `${head}\n${checksText(checks, view.records)}${moved}`;
       if (ok) return { json, text };
       return {
         json,

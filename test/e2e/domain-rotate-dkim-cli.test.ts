@@ -96,12 +96,20 @@ for (const dialect of testDialects()) {
       // Not published yet: verify passes on the old key and keeps signing with it.
       const notYet = await cli('domain', 'verify', 'acme.test', '--json');
       assert.equal(notYet.code, 0, notYet.stderr);
+      assert.equal(notYet.json.dkim.selector, oldSelector);
+      assert.equal(notYet.json.dkim.pending.status, 'missing');
       assert.equal((await cli('domain', 'show', 'acme.test', '--json')).json.dkim.pending.status, 'missing');
 
       publish([record]);
       const switched = await cli('domain', 'verify', 'acme.test');
       assert.equal(switched.code, 0, switched.stderr);
       assert.ok(switched.stdout.includes(`dkim         ok      TXT ${record.name}`), switched.stdout);
+      assert.ok(
+        switched.stdout.includes(
+          `DKIM signing moved from ${oldSelector} to ${selector}; keep ${oldSelector}._domainkey.acme.test published until `,
+        ),
+        switched.stdout,
+      );
       const after = await cli('domain', 'show', 'acme.test');
       assert.match(after.stdout, new RegExp(`  signing with: ${selector} \\(key from `));
       assert.doesNotMatch(after.stdout, /pending:/);
