@@ -18,6 +18,7 @@ import {
 import { domainResource } from '../../src/domains/domain-resource.js';
 import { recheckDueDomains } from '../../src/domains/recheck-domains.js';
 import { updateDomain } from '../../src/domains/update-domain.js';
+import { startScheduler } from '../../src/scheduler/start-scheduler.js';
 import type { DomainTable } from '../../src/storage/database.js';
 import { testDialects } from '../helpers/test-db.js';
 import {
@@ -298,6 +299,42 @@ for (const dialect of testDialects()) {
       } finally {
         await never.close();
       }
+    });
+
+    test('the scheduler role takes the steps by itself: starts, switches once the record is published, retires', async () => {
+      const hx = await harness({ env: { POSTHORN_DKIM_ROTATE_DAYS: '90' } });
+      const { deps, dns } = hx;
+      await updateDomain(deps, BRAND_DOMAIN, { dkimRotateDays: 0 }, CLI_ACTOR);
+      const oldSelector = (await row(hx)).dkim_selector;
+      /** One scheduler run: its first tick is at once, and stop() waits for it. */
+      const tick = () => startScheduler(deps).stop();
+
+      deps.clock.advance(90 * DAY);
+      await tick();
+      const started = await row(hx);
+      assert.notEqual(started.dkim_pending_selector, null, 'started on schedule');
+      assert.equal((await row(hx, BRAND_DOMAIN)).dkim_pending_selector, null, 'a domain set to never is left alone');
+
+      const r = pendingDkimRecord(started)!;
+      dns.zone[r.name] = { TXT: [r.value] };
+      deps.clock.advance(deps.config.dkimPendingCheckInterval);
+      await tick();
+      const switched = await row(hx);
+      assert.equal(switched.dkim_selector, started.dkim_pending_selector, 'switched by the re-check');
+      assert.equal(switched.dkim_retired_selector, oldSelector);
+      assert.deepEqual((await sendAndVerify(hx)).verdicts, [['pass', switched.dkim_selector]]);
+
+      deps.clock.advance(deps.config.dkimRetireAfter);
+      await tick();
+      assert.equal((await row(hx)).dkim_retired_selector, null, 'retired after the grace');
+      assert.deepEqual(
+        (await audit(hx)).map((e) => [e.actor, e.action]),
+        [
+          ['scheduler', 'domain.dkim_rotate'],
+          ['scheduler', 'domain.dkim_switch'],
+          ['scheduler', 'domain.dkim_retire'],
+        ],
+      );
     });
 
     test('a pending record not found after POSTHORN_DKIM_PENDING_NOTICE_AFTER raises one domain.dkim_pending notice', async () => {
