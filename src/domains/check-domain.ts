@@ -57,7 +57,10 @@ function failedPurposes(checks: DomainChecks): string[] {
  * The update is conditional on the status read, so two checkers racing on one domain (several
  * scheduler nodes, or the scheduler and `domain verify`) raise each notice once.
  * The Ed25519 record, when that signing is on, is checked too and stored beside the four, but it
- * never decides the status (see dns-records.ts, ed25519Record).
+ * never decides the status (see dns-records.ts, ed25519Record). A pending DKIM rotation's record is
+ * checked too: once found, signing moves to its key in the same update (`domain.dkim_switch`,
+ * dkim-rotation.ts); while it is missing past POSTHORN_DKIM_PENDING_NOTICE_AFTER, a
+ * `domain.dkim_pending` notice is raised once.
  * `actor`: a person asked for this check (`domain verify`, POST /v1/domains/{domain}/verify), so it
  * is audited (`domain.verify`); the scheduler's re-checks are not.
  */
