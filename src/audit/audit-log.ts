@@ -34,7 +34,7 @@ export async function recordAudit(
       actor: actorLabel(change.actor),
       action: change.action,
       target: change.target,
-      ip: change.actor.kind === 'cli' ? null : (change.actor.ip ?? null),
+      ip: change.actor.kind === 'cli' || change.actor.kind === 'scheduler' ? null : (change.actor.ip ?? null),
     })
     .execute();
 }

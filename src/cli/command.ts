@@ -17,6 +17,7 @@ export interface CliOptions {
   'track-opens'?: string;
   'track-clicks'?: string;
   unsubscribe?: string;
+  'dkim-rotate-days'?: string;
   unmatched?: boolean;
   subject?: string;
   html?: string;

@@ -10,8 +10,17 @@ import type { DomainChecks } from '../domains/verify-domain.js';
 import type { Runtime } from '../main.js';
 import type { DomainTable } from '../storage/database.js';
 import { withDeps, type Command } from './command.js';
-import { checksText, complaintRateText, failedPurposes, recordsText, trackingText } from './format-domain.js';
+import {
+  checksText,
+  complaintRateText,
+  dkimRotationText,
+  durationText,
+  failedPurposes,
+  recordsText,
+  trackingText,
+} from './format-domain.js';
 import { complaintRate } from '../feedback/complaint-rate.js';
+import { rotateDkim } from '../domains/dkim-rotation.js';
 
 async function accountName(deps: Runtime, accountId: string): Promise<string> {
   const row = await deps.db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirst();
@@ -65,6 +74,8 @@ export const domainShow: Command = {
         ...(view.dkim_ed25519
           ? [`  dkim_ed25519 TXT    ${view.dkim_ed25519.name}\n               ${view.dkim_ed25519.value}`]
           : []),
+        '',
+        dkimRotationText(view.dkim, deps.config.dkimRotateDays),
         ...(checks ? ['', 'last checks:', checksText(checks, view.records)] : []),
       ];
       return {
@@ -105,11 +116,19 @@ export const domainVerify: Command = {
         checks,
         verified_at: view.verified_at,
         checked_at: view.checked_at,
+        dkim: view.dkim,
       };
       const head = ok
         ? `${view.domain} is verified: all four records match`
         : `${view.domain} is not verified (status: ${view.status})`;
-      const text = `${head}\n${checksText(checks, view.records)}`;
+      // A pending DKIM rotation's record was found by this check: say that signing moved (docs/delivery-dkim-rotation.md).
+      const moved =
+        domain.dkim_selector !== row.dkim_selector && view.dkim.retired
+          ? `\nDKIM signing moved from ${row.dkim_selector} to ${domain.dkim_selector}; keep ${view.dkim.retired.name} published until ${view.dkim.retired.remove_after}.`
+          : view.dkim.pending
+            ? `\nDKIM rotation: ${view.dkim.pending.name} is ${view.dkim.pending.status}; mail is signed with ${view.dkim.selector} until it is found.`
+            : '';
+      const text = `${head}\n${checksText(checks, view.records)}${moved}`;
       if (ok) return { json, text };
       return {
         json,
@@ -119,11 +138,43 @@ export const domainVerify: Command = {
     }),
 };
 
-/** `domain set DOMAIN [--ed25519 on|off] [--track-opens on|off] [--track-clicks on|off] [--unsubscribe on|off]`. */
+/**
+ * `domain rotate-dkim DOMAIN`: a new DKIM key under a new selector, pending until its record is
+ * found in DNS; prints the record to publish (docs/delivery-dkim-rotation.md).
+ */
+export const domainRotateDkim: Command = {
+  words: 'domain rotate-dkim',
+  args: ['DOMAIN'],
+  options: [],
+  run: ({ config, args }) =>
+    withDeps(config, async (deps) => {
+      const { domain, record } = await rotateDkim(deps, args[0] as string, CLI_ACTOR);
+      const old = `${domain.dkim_selector}._domainkey.${domain.name}`;
+      const json = {
+        domain: domain.name,
+        selector: domain.dkim_pending_selector,
+        status: 'pending',
+        signing_selector: domain.dkim_selector,
+        records: [record],
+        domain_status: domain.status,
+      };
+      const text = [
+        `new DKIM key for ${domain.name} under selector ${domain.dkim_pending_selector ?? ''} (pending). Publish this record beside the current one:`,
+        '',
+        recordsText([record]),
+        '',
+        `Mail is signed with ${domain.dkim_selector} until the new record is found in DNS (the scheduler checks every ${durationText(config.dkimPendingCheckInterval)}; to check now: posthorn domain verify ${domain.name}).`,
+        `Then keep ${old} published for ${durationText(config.dkimRetireAfter)} more; posthorn domain show ${domain.name} says when it may be removed.`,
+      ].join('\n');
+      return { json, text };
+    }),
+};
+
+/** `domain set DOMAIN [--ed25519 on|off] [--track-opens on|off] [--track-clicks on|off] [--unsubscribe on|off] [--dkim-rotate-days N|default]`. */
 export const domainSet: Command = {
   words: 'domain set',
   args: ['DOMAIN'],
-  options: ['ed25519', 'track-opens', 'track-clicks', 'unsubscribe'],
+  options: ['ed25519', 'track-opens', 'track-clicks', 'unsubscribe', 'dkim-rotate-days'],
   run: ({ config, args, options }) => {
     const onOff = (name: 'ed25519' | TrackingOption): boolean | undefined => {
       const v = options[name]?.trim().toLowerCase();
@@ -137,16 +188,21 @@ export const domainSet: Command = {
       const v = onOff(option);
       if (v !== undefined) tracking[TRACKING_OPTIONS[option]] = v;
     }
-    if (ed25519 === undefined && Object.keys(tracking).length === 0) {
+    const rotateDays = parseRotateDays(options['dkim-rotate-days']);
+    if (ed25519 === undefined && Object.keys(tracking).length === 0 && rotateDays === undefined) {
       throw new CommandError(
-        'domain set needs --ed25519 on|off, --track-opens on|off, --track-clicks on|off or --unsubscribe on|off',
+        'domain set needs --ed25519 on|off, --track-opens on|off, --track-clicks on|off, --unsubscribe on|off or --dkim-rotate-days N|default',
       );
     }
     return withDeps(config, async (deps) => {
       const row = await updateDomain(
         deps,
         args[0] as string,
-        { tracking, ...(ed25519 !== undefined ? { ed25519 } : {}) },
+        {
+          tracking,
+          ...(ed25519 !== undefined ? { ed25519 } : {}),
+          ...(rotateDays !== undefined ? { dkimRotateDays: rotateDays } : {}),
+        },
         CLI_ACTOR,
       );
       const view = domainView(config, row);
@@ -160,6 +216,7 @@ export const domainSet: Command = {
       }
       if (Object.keys(tracking).length > 0)
         lines.push(`${view.domain}: ${trackingText(view.tracking)} (messages may override each; docs/tracking.md)`);
+      if (rotateDays !== undefined) lines.push(dkimRotationText(view.dkim, deps.config.dkimRotateDays));
       return { json: view, text: lines.join('\n') };
     });
   },
@@ -182,3 +239,13 @@ export const domainDelete: Command = {
       };
     }),
 };
+
+/** `--dkim-rotate-days`: whole days 0 to 3650 (0 never), or `default` to follow POSTHORN_DKIM_ROTATE_DAYS. */
+function parseRotateDays(text: string | undefined): number | null | undefined {
+  if (text === undefined) return undefined;
+  const v = text.trim().toLowerCase();
+  if (v === 'default') return null;
+  if (!/^\d{1,4}$/.test(v) || Number(v) > 3650)
+    throw new CommandError(`--dkim-rotate-days takes whole days from 0 (never) to 3650, or default; got "${text}"`);
+  return Number(v);
+}

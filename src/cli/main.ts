@@ -29,6 +29,7 @@ export const COMMANDS: CommandEntry[] = [
   { words: 'domain show', load: async () => (await import('./domain-commands.js')).domainShow },
   { words: 'domain set', load: async () => (await import('./domain-commands.js')).domainSet },
   { words: 'domain delete', load: async () => (await import('./domain-commands.js')).domainDelete },
+  { words: 'domain rotate-dkim', load: async () => (await import('./domain-commands.js')).domainRotateDkim },
   { words: 'key create', load: async () => (await import('./key-commands.js')).keyCreate },
   { words: 'key revoke', load: async () => (await import('./key-commands.js')).keyRevoke },
   { words: 'token create', load: async () => (await import('./token-commands.js')).tokenCreate },

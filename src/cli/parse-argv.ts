@@ -20,6 +20,7 @@ const OPTIONS = {
   'track-opens': { type: 'string' },
   'track-clicks': { type: 'string' },
   unsubscribe: { type: 'string' },
+  'dkim-rotate-days': { type: 'string' },
   unmatched: { type: 'boolean' },
   subject: { type: 'string' },
   html: { type: 'string' },

@@ -16,6 +16,10 @@ Commands:
   domain set DOMAIN --ed25519 on|off          also sign with Ed25519 (RFC 8463); prints the extra record
   domain set DOMAIN [--track-opens on|off] [--track-clicks on|off] [--unsubscribe on|off]
                                               the domain's tracking defaults (docs/tracking.md)
+  domain set DOMAIN --dkim-rotate-days N|default
+                                              rotate the DKIM key every N days (0 never; default: the server's)
+  domain rotate-dkim DOMAIN                   a new DKIM key under a new selector; signing moves to it once
+                                              its record is found in DNS (prints the record to publish)
   domain delete DOMAIN                        its key, SMTP logins and webhook stop; accepted mail still goes
   key create DOMAIN                           issue the domain's API key; the previous key stops working
   key revoke DOMAIN                           the domain's API key stops working; it has none until key create

@@ -399,7 +399,7 @@ export interface paths {
     head?: never;
     /**
      * Change domain settings
-     * @description Any subset of the tracking defaults and Ed25519 signing. Turning `ed25519` on makes a new Ed25519 key; its record appears in `records` (publish it; mail is also signed with RSA, so nothing breaks before it exists). The defaults apply to messages accepted from now on.
+     * @description Any subset of the tracking defaults, Ed25519 signing and the DKIM rotation period (`dkim.rotate_days`). Turning `ed25519` on makes a new Ed25519 key; its record appears in `records` (publish it; mail is also signed with RSA, so nothing breaks before it exists). The defaults apply to messages accepted from now on.
      */
     patch: operations['updateDomain'];
     trace?: never;
@@ -418,6 +418,26 @@ export interface paths {
      * @description Checks the domain's four DNS records now and returns the domain with the result: `verified` once all four match. A resolver that does not answer changes nothing (the records then show `unknown`). The sandbox domain needs no DNS and is returned as it is.
      */
     post: operations['verifyDomain'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/domains/{domain}/dkim/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the DKIM key
+     * @description Makes a new 2048-bit RSA DKIM key under a new selector, shown as `dkim.pending` and as the `dkim_pending` record: publish it beside the current one. Mail is signed with the current key until the new record is found in DNS (the re-check looks every hour, `POST …/verify` at once); then signing moves to the new key and the old selector is listed as `dkim.retired` with the date after which its record may be removed. A rotation already pending is 409 `conflict`; the sandbox domain (no DNS) is 400.
+     */
+    post: operations['rotateDomainDkim'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1068,10 +1088,10 @@ export interface components {
       /** @description The DNS records to publish, with their status */
       records: {
         /**
-         * @description What the record is for. The four `spf`, `dkim`, `return_path`, `dmarc` decide verification; `dkim_ed25519` is listed while Ed25519 signing is on.
+         * @description What the record is for. The four `spf`, `dkim`, `return_path`, `dmarc` decide verification; `dkim_ed25519` is listed while Ed25519 signing is on; `dkim_pending` while a DKIM rotation waits for its new record (signing moves to it once it is found).
          * @enum {unknown}
          */
-        purpose: 'spf' | 'dkim' | 'return_path' | 'dmarc' | 'dkim_ed25519';
+        purpose: 'spf' | 'dkim' | 'return_path' | 'dmarc' | 'dkim_ed25519' | 'dkim_pending';
         /** @enum {unknown} */
         type: 'TXT' | 'CNAME';
         /**
@@ -1100,6 +1120,64 @@ export interface components {
       };
       /** @description Messages are also signed with Ed25519 (RFC 8463); its record is then among `records` */
       ed25519: boolean;
+      /** @description The DKIM signing key, and a rotation in progress */
+      dkim: {
+        /**
+         * @description The selector mail is signed with now
+         * @example ph202611
+         */
+        selector: string;
+        /**
+         * Format: date-time
+         * @description When the signing key began to sign
+         */
+        key_created_at: string;
+        /** @description The domain's own rotation period in days (0: never on schedule); null follows the server's POSTHORN_DKIM_ROTATE_DAYS */
+        rotate_days: number | null;
+        /** @description When the schedule starts the next rotation; null when it never will, or one is pending */
+        next_rotation_at: string | null;
+        /** @description A rotation waiting for its new record: mail is signed with `selector` until the record is found in DNS, then with this one */
+        pending: {
+          /** @example ph20261126 */
+          selector: string;
+          /** @enum {string} */
+          type: 'TXT';
+          /**
+           * @description Where to publish it
+           * @example ph20261126._domainkey.mail.example.com
+           */
+          name: string;
+          /**
+           * @description What to publish
+           * @example v=DKIM1; k=rsa; p=MIIBIjANBg…
+           */
+          value: string;
+          /** @description What the last check saw, as for `records` */
+          status: 'ok' | 'missing' | 'mismatch' | 'unknown';
+          found: string[];
+          /** @description What the last check found wrong; null before the first check */
+          problem: string | null;
+          /**
+           * Format: date-time
+           * @description When the rotation started
+           */
+          since: string;
+        } | null;
+        /** @description The selector signing left at the last rotation */
+        retired: {
+          /** @example ph202605 */
+          selector: string;
+          /** @enum {string} */
+          type: 'TXT';
+          name: string;
+          value: string;
+          /**
+           * Format: date-time
+           * @description Keep the record published until then (mail signed before the switch may still be checked); remove it after
+           */
+          remove_after: string;
+        } | null;
+      };
       /** @description The sandbox domain (sandbox mode only): verified without DNS; its mail is kept in the sandbox mailbox, never sent */
       sandbox: boolean;
       /** @description The rolling complaint rate: complaints over deliveries, 30 days */
@@ -4011,6 +4089,11 @@ export interface operations {
           };
           /** @description On: a new Ed25519 key and record (publish it); off: the key is dropped */
           ed25519?: boolean;
+          /** @description The DKIM rotation schedule */
+          dkim?: {
+            /** @description Rotate this domain's DKIM key once it is this many days old; 0 never; null follows the server's POSTHORN_DKIM_ROTATE_DAYS */
+            rotate_days: number | null;
+          };
         };
       };
     };
@@ -4142,6 +4225,95 @@ export interface operations {
       };
       /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
       408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateDomainDkim: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The domain name
+         * @example mail.example.com
+         */
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain with its pending DKIM record */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Domain'];
+        };
+      };
+      /** @description `invalid_request`: a field, parameter or header is missing or malformed; `field` names it ([more](/docs/errors#invalid_request)) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`: the change clashes with what is stored, such as a name already taken ([more](/docs/errors#conflict)) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

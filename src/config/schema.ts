@@ -32,6 +32,14 @@ export interface Config {
   domainGracePeriod: number;
   schedulerInterval: number;
   databasePoolSize: number;
+  /** Rotate a domain's DKIM key once it is this many days old; 0: never on schedule (docs/delivery-dkim-rotation.md). */
+  dkimRotateDays: number;
+  /** How long a retired DKIM selector's record stays listed after signing moved off it. */
+  dkimRetireAfter: number;
+  /** A pending DKIM record not found after this long raises a notice. */
+  dkimPendingNoticeAfter: number;
+  /** How often a domain with a pending DKIM record is re-checked (more often than the daily re-check). */
+  dkimPendingCheckInterval: number;
   logLevel: string;
   mxMaxConnections: number;
   deliveryConcurrency: number;
@@ -327,6 +335,42 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     defaultText: '`1m`',
     description:
       'How often the scheduler role re-checks due domains, makes event partitions ahead and purges what retention allows: each task runs once per cluster per interval, whichever node with the scheduler role takes it (see docs/scaling.md).',
+  }),
+  entry({
+    key: 'dkimRotateDays',
+    env: 'POSTHORN_DKIM_ROTATE_DAYS',
+    parse: (t) => p.parseInteger(t, 0, 3650),
+    default: () => 0,
+    defaultText: '`0` (off)',
+    description:
+      'Start a DKIM key rotation for each domain whose signing key is older than this many days (e.g. `180`); 0 turns the schedule off. Each domain may set its own (docs/delivery-dkim-rotation.md). A rotation never breaks signing: the old key signs until the new record is found in DNS.',
+  }),
+  entry({
+    key: 'dkimRetireAfter',
+    env: 'POSTHORN_DKIM_RETIRE_AFTER',
+    parse: p.parseDuration,
+    default: () => 7 * 86_400_000,
+    defaultText: '`7d`',
+    description:
+      "After a DKIM rotation switches signing to the new key, the old selector's record stays listed this long (mail signed just before the switch must still verify), then the old key is forgotten.",
+  }),
+  entry({
+    key: 'dkimPendingNoticeAfter',
+    env: 'POSTHORN_DKIM_PENDING_NOTICE_AFTER',
+    parse: p.parseDuration,
+    default: () => 3 * 86_400_000,
+    defaultText: '`3d`',
+    description:
+      'A rotated DKIM record still not found in DNS after this long raises a `domain.dkim_pending` notice (signing goes on with the old key meanwhile).',
+  }),
+  entry({
+    key: 'dkimPendingCheckInterval',
+    env: 'POSTHORN_DKIM_PENDING_CHECK_INTERVAL',
+    parse: p.parseDuration,
+    default: () => 3_600_000,
+    defaultText: '`1h`',
+    description:
+      'How often a domain with a pending DKIM record is re-checked, so signing switches soon after the record is published (the daily re-check when that is sooner).',
   }),
   entry({
     key: 'logLevel',

@@ -63,6 +63,12 @@ export function planOutcomes(
       details: Record<string, unknown>,
       suppress?: 'hard_bounce',
     ): NewEvent => newEvent(ids, m, { event: name, recipient, at, details, suppress });
+    // The selectors this copy was signed with, so a DKIM rotation can be followed message by message
+    // (docs/delivery-dkim-rotation.md): a retry after a switch is signed with the new key.
+    const signedWith = {
+      dkim_selector: m.dkim.selector,
+      ...(m.dkim.ed25519 ? { dkim_ed25519_selector: m.dkim.ed25519.selector } : {}),
+    };
     group.items.forEach((item, i) => {
       const o = outcomes[i]!;
       // accepted-by-mta once per recipient, when the engine first took and signed it (a scheduled
@@ -70,12 +76,17 @@ export function planOutcomes(
       if (signedAt !== null && (item.status === 'queued' || item.status === 'scheduled')) {
         // The session's TLS, when this first attempt reached a server (docs/delivery.md, Transport security).
         const tls = o.details.tls;
-        const details = typeof tls === 'object' && tls !== null ? { dkim: 'signed', tls } : { dkim: 'signed' };
+        const details =
+          typeof tls === 'object' && tls !== null
+            ? { dkim: 'signed', ...signedWith, tls }
+            : { dkim: 'signed', ...signedWith };
         plan.events.push(event('accepted-by-mta', item.address, signedAt, details));
       }
       switch (o.kind) {
         case 'delivered':
-          plan.events.push(event('delivered', item.address, now, o.details));
+          plan.events.push(
+            event('delivered', item.address, now, signedAt !== null ? { ...o.details, ...signedWith } : o.details),
+          );
           push(plan.status, 'delivered', item.recipientId);
           plan.complete.push(item.job.id);
           return;

@@ -85,6 +85,17 @@ export async function addDomain(
     unsubscribe: 0,
     complaint_warned_at: null,
     deleted_at: null,
+    dkim_key_created_at: now,
+    dkim_rotate_days: null,
+    dkim_pending_selector: null,
+    dkim_pending_private_key: null,
+    dkim_pending_public_key: null,
+    dkim_pending_since: null,
+    dkim_pending_check: null,
+    dkim_pending_warned_at: null,
+    dkim_retired_selector: null,
+    dkim_retired_public_key: null,
+    dkim_retired_until: null,
   };
   try {
     await withTransaction(deps.db, async (trx) => {

@@ -33,3 +33,17 @@ export function newSelector(now: number): string {
   const month = String(date.getUTCMonth() + 1).padStart(2, '0');
   return `ph${date.getUTCFullYear()}${month}`;
 }
+
+/**
+ * The selector of a rotation's new key made at `now`: `ph` + UTC yyyymmdd (e.g. `ph20261126`),
+ * with `-2`, `-3`, … when that one is taken by a selector the domain still has (signing, pending,
+ * retired or Ed25519), so a record in use is never replaced. The day form cannot meet the month form
+ * of newSelector (`ph202611`) or the Ed25519 one (`ph202611e`).
+ */
+export function rotationSelector(now: number, taken: readonly (string | null)[]): string {
+  const date = new Date(now);
+  const base = `ph${date.getUTCFullYear()}${String(date.getUTCMonth() + 1).padStart(2, '0')}${String(date.getUTCDate()).padStart(2, '0')}`;
+  const used = new Set(taken.filter((s): s is string => s !== null));
+  if (!used.has(base)) return base;
+  for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
+}

@@ -9,6 +9,7 @@ import { isDmarcRecord } from './dmarc-record.js';
 import { isSpfRecord } from './spf-terms.js';
 import { trackingDefaults, type TrackingDefaults } from './tracking-setting.js';
 import type { StoredChecks } from './verify-domain.js';
+import { keyCreatedAt, nextRotationAt, pendingDkimRecord, retiredDkimRecord } from './dkim-rotation.js';
 
 /**
  * What the last check saw of a record: `ok`; `missing` (nothing of its kind at the name);
@@ -19,13 +20,38 @@ export type RecordStatus = 'ok' | 'missing' | 'mismatch' | 'unknown';
 
 /** One record to publish, with what the last check found at its name. */
 export interface RecordState {
-  purpose: RecordPurpose | 'dkim_ed25519';
+  purpose: RecordPurpose | 'dkim_ed25519' | 'dkim_pending';
   type: 'TXT' | 'CNAME';
   name: string;
   value: string;
   status: RecordStatus;
   /** The values found at the name by the last check (empty when none, or not checked). */
   found: string[];
+}
+
+/**
+ * The domain's DKIM keys through a rotation (docs/delivery-dkim-rotation.md): the selector signing
+ * now, the pending one waiting for its record, and the retired one whose record stays until a date.
+ */
+export interface DkimState {
+  selector: string;
+  key_created_at: string;
+  /** The domain's own rotation period in days; null follows POSTHORN_DKIM_ROTATE_DAYS, 0 never. */
+  rotate_days: number | null;
+  /** When the schedule starts the next rotation; null when it never will (off, or one is pending). */
+  next_rotation_at: string | null;
+  pending: {
+    selector: string;
+    type: 'TXT';
+    name: string;
+    value: string;
+    status: RecordStatus;
+    found: string[];
+    /** What the last check of the record said was wrong; null when not checked yet or found. */
+    problem: string | null;
+    since: string;
+  } | null;
+  retired: { selector: string; type: 'TXT'; name: string; value: string; remove_after: string } | null;
 }
 
 /** A domain as the management API shows it (docs/api.md, Management API). */
@@ -38,6 +64,7 @@ export interface DomainResource {
   records: RecordState[];
   tracking: TrackingDefaults;
   ed25519: boolean;
+  dkim: DkimState;
   /** The sandbox domain: verified without DNS, its mail kept in the sandbox mailbox (sandbox mode only). */
   sandbox: boolean;
   complaint_rate: ComplaintRate;
@@ -67,16 +94,64 @@ export function recordStatus(
   return { status: own.length === 0 ? 'missing' : 'mismatch', found: check.found };
 }
 
+/** The DKIM keys of a domain through a rotation, for the API's domain object and `domain show`. */
+export function dkimState(config: Pick<Config, 'dkimRotateDays'>, d: DomainTable): DkimState {
+  const pending = pendingDkimRecord(d);
+  const retired = retiredDkimRecord(d);
+  const pendingCheck = d.dkim_pending_check === null ? undefined : (JSON.parse(d.dkim_pending_check) as CheckResult);
+  const next = nextRotationAt(config, d);
+  return {
+    selector: d.dkim_selector,
+    key_created_at: iso(keyCreatedAt(d))!,
+    rotate_days: d.dkim_rotate_days === null ? null : Number(d.dkim_rotate_days),
+    next_rotation_at: iso(next),
+    pending:
+      pending === null
+        ? null
+        : {
+            selector: d.dkim_pending_selector!,
+            type: pending.type,
+            name: pending.name,
+            value: pending.value,
+            ...recordStatus('dkim_pending', pending.value, pendingCheck),
+            problem: pendingCheck === undefined || pendingCheck.ok ? null : (pendingCheck.problem ?? null),
+            since: iso(d.dkim_pending_since)!,
+          },
+    retired:
+      retired === null
+        ? null
+        : {
+            selector: d.dkim_retired_selector!,
+            type: retired.type,
+            name: retired.name,
+            value: retired.value,
+            remove_after: iso(d.dkim_retired_until)!,
+          },
+  };
+}
+
 /** The four records (and the Ed25519 one while it is on) with what the last check found. */
 export function recordStates(config: Pick<Config, 'spfIncludeHost' | 'bounceHost'>, d: DomainTable): RecordState[] {
   const checks = d.last_checks === null ? {} : (JSON.parse(d.last_checks) as Partial<StoredChecks>);
-  const records: Omit<RecordState, 'status' | 'found'>[] = domainRecords(d.name, d.dkim_selector, d.dkim_public_key, {
-    spfIncludeHost: config.spfIncludeHost,
-    bounceHost: config.bounceHost,
-  });
+  const records: (Omit<RecordState, 'status' | 'found'> & { purpose: keyof StoredChecks })[] = domainRecords(
+    d.name,
+    d.dkim_selector,
+    d.dkim_public_key,
+    {
+      spfIncludeHost: config.spfIncludeHost,
+      bounceHost: config.bounceHost,
+    },
+  );
   const ed25519 = ed25519Record(d);
   if (ed25519 !== null) records.push(ed25519);
-  return records.map((r) => ({ ...r, ...recordStatus(r.purpose, r.value, checks[r.purpose]) }));
+  const states: RecordState[] = records.map((r) => ({ ...r, ...recordStatus(r.purpose, r.value, checks[r.purpose]) }));
+  // A DKIM rotation's new record, to publish beside the signing one (docs/delivery-dkim-rotation.md).
+  const pending = pendingDkimRecord(d);
+  if (pending !== null) {
+    const check = d.dkim_pending_check === null ? undefined : (JSON.parse(d.dkim_pending_check) as CheckResult);
+    states.push({ ...pending, ...recordStatus(pending.purpose, pending.value, check) });
+  }
+  return states;
 }
 
 /** The calendar month (UTC) of `now`, as the volume table keys it. */
@@ -137,6 +212,7 @@ export async function domainResource(
     records: recordStates(deps.config, d),
     tracking: trackingDefaults(d),
     ed25519: d.ed25519_private_key !== null,
+    dkim: dkimState(deps.config, d),
     sandbox: d.sandbox === 1,
     complaint_rate: await complaintRate(deps.db, d.id, now),
     month: {

@@ -1,9 +1,10 @@
 import type { Config } from '../config/schema.js';
 import type { DomainTable } from '../storage/database.js';
 import { domainRecords, ed25519Record } from './dns-records.js';
+import { dkimState } from './domain-resource.js';
 
 /** The operator's view of a domain (`posthorn domain add` / `domain show`). */
-export function domainView(config: Pick<Config, 'spfIncludeHost' | 'bounceHost'>, d: DomainTable) {
+export function domainView(config: Pick<Config, 'spfIncludeHost' | 'bounceHost' | 'dkimRotateDays'>, d: DomainTable) {
   return {
     domain: d.name,
     status: d.status,
@@ -20,6 +21,8 @@ export function domainView(config: Pick<Config, 'spfIncludeHost' | 'bounceHost'>
       const r = ed25519Record(d);
       return r === null ? null : { type: r.type, name: r.name, value: r.value };
     })(),
+    /** The signing selector, a pending rotation's record and status, a retired selector's removal date (docs/delivery-dkim-rotation.md). */
+    dkim: dkimState(config, d),
     /** Tracking and unsubscribe defaults for this domain's messages; each message may override them (docs/tracking.md). */
     tracking: {
       track_opens: d.track_opens === 1,

@@ -10,6 +10,7 @@ export const NOTICE_KINDS = [
   'domain.unverified',
   'domain.recovered',
   'domain.complaint_rate',
+  'domain.dkim_pending',
   'webhook.disabled',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Deps } from '../deps.js';
 import { recheckDueDomains } from '../domains/recheck-domains.js';
+import { retireExpiredDkimKeys, startScheduledRotations } from '../domains/dkim-rotation.js';
 import { EVENT_RETENTION_MS, purgeRetention } from '../events/purge-retention.js';
 import { ensureEventPartitions } from '../storage/event-partitions.js';
 import { runClusterTask } from './cluster-task.js';
@@ -15,6 +16,14 @@ export const SCHEDULER_TASKS = {
   'domain-recheck': async (deps: Deps) => {
     const checked = await recheckDueDomains(deps);
     return { checked };
+  },
+  // DKIM rotation (docs/delivery.md, DKIM key rotation): forget retired keys whose grace ended, start
+  // the rotations the schedule asks for. The switch itself happens in the domain re-check.
+  'dkim-rotation': async (deps: Deps) => {
+    const retired = await retireExpiredDkimKeys(deps);
+    const started = await startScheduledRotations(deps);
+    if (retired > 0 || started.length > 0) deps.log.info({ retired, started }, 'DKIM rotation steps');
+    return { retired, started: started.length };
   },
   'event-partitions': async (deps: Deps) => {
     const now = deps.clock.now();

@@ -8,6 +8,14 @@ import { SEALED_HEAD_LENGTH, SEALED_PREFIX } from './secret-box.js';
  */
 export const SECRET_FIELDS = [
   { field: 'domains.dkim_private_key', table: 'domains', column: 'dkim_private_key', id: 'id', keys: null },
+  // A DKIM rotation's new key while its record is pending (domains/dkim-rotation.ts).
+  {
+    field: 'domains.dkim_pending_private_key',
+    table: 'domains',
+    column: 'dkim_pending_private_key',
+    id: 'id',
+    keys: null,
+  },
   { field: 'domains.ed25519_private_key', table: 'domains', column: 'ed25519_private_key', id: 'id', keys: null },
   { field: 'webhook_endpoints.secrets', table: 'webhook_endpoints', column: 'secrets', id: 'id', keys: null },
   // Dashboard users' TOTP secrets, confirmed and pending (users/totp.ts).

@@ -87,6 +87,24 @@ export interface DomainTable {
    * then; the row stays for the mail it already accepted. Null while it is live; only live names are unique.
    */
   deleted_at: number | null;
+  /** When the signing key began to sign: the age POSTHORN_DKIM_ROTATE_DAYS is counted from (docs/delivery-dkim-rotation.md). */
+  dkim_key_created_at: number | null;
+  /** The domain's own rotation schedule in days; null follows POSTHORN_DKIM_ROTATE_DAYS, 0 never rotates on schedule. */
+  dkim_rotate_days: number | null;
+  /** A rotation's new key, waiting for its record to be found in DNS; signing moves to it then. */
+  dkim_pending_selector: string | null;
+  /** Sealed like dkim_private_key, under its own field name (secrets/secret-fields.ts). */
+  dkim_pending_private_key: string | null;
+  dkim_pending_public_key: string | null;
+  dkim_pending_since: number | null;
+  /** JSON of the last CheckResult of the pending record. */
+  dkim_pending_check: string | null;
+  /** When the "pending record not found yet" notice was raised, so it is raised once. */
+  dkim_pending_warned_at: number | null;
+  /** The selector signing left at the last switch: its record stays listed until dkim_retired_until. */
+  dkim_retired_selector: string | null;
+  dkim_retired_public_key: string | null;
+  dkim_retired_until: number | null;
 }
 
 export interface ApiKeyTable {

@@ -231,6 +231,37 @@ for (const dialect of testDialects()) {
       });
     });
 
+    test('a DKIM rotation on the domain page: the pending record among the DNS records, then the retired one with its date', async () => {
+      const name = `rotate-${dialect}.test`;
+      const client = api.client(admin);
+      const path = { params: { path: { domain: name } } };
+      const added = (await client.POST('/v1/domains', { body: { name } })).data!;
+      for (const r of added.records) dns.zone[r.name] = r.type === 'TXT' ? { TXT: [[r.value]] } : { CNAME: [r.value] };
+      const rotated = (await client.POST('/v1/domains/{domain}/dkim/rotate', path)).data!;
+      const pending = rotated.dkim.pending!;
+      await journey(admin, async (page) => {
+        await page.goto(`/transactional/${name}`);
+        const dnsRecords = page.getByRole('region', { name: 'DNS records' });
+        await dnsRecords.getByRole('cell', { name: 'dkim_pending', exact: true }).waitFor();
+        assert.equal(await dnsRecords.locator('tbody tr').count(), 5);
+        await dnsRecords.getByText(pending.value, { exact: true }).waitFor();
+        await dnsRecords.getByText(pending.name, { exact: true }).waitFor();
+        assert.match(await page.locator('#dkim-pending').innerText(), /A new DKIM key is waiting/);
+
+        // Published as shown: Verify now moves signing to it, and the old selector is listed with its date.
+        dns.zone[pending.name] = { TXT: [[pending.value]] };
+        await dnsRecords.getByRole('button', { name: 'Verify now' }).click();
+        await page.locator('#dkim-retired').waitFor();
+        const shown = (await client.GET('/v1/domains/{domain}', path)).data!;
+        assert.equal(shown.dkim.selector, pending.selector);
+        const retired = await page.locator('#dkim-retired').innerText();
+        assert.ok(retired.includes(shown.dkim.retired!.name), retired);
+        assert.ok(retired.includes(shown.dkim.retired!.remove_after.replace('T', ' ').slice(0, 19)), retired);
+        assert.equal(await dnsRecords.locator('tbody tr').count(), 4);
+        assert.equal(await page.locator('#dkim-pending').count(), 0);
+      });
+    });
+
     test('webhook: set the URL (secret shown once), send a test event the receiver verifies, rotate, remove', async () => {
       api.deps.clock.set(Date.now()); // standardwebhooks checks the timestamp against its own clock
       const seeded = await seedDomain(api.deps, { account: 'acme', domain: `hook-${dialect}.test` });

@@ -59,13 +59,30 @@ for (const dialect of testDialects()) {
 
         const kept = await t.db.selectFrom('domains').selectAll().executeTakeFirstOrThrow();
         assert.deepEqual(
-          { ...kept, verified_at: Number(kept.verified_at), created_at: Number(kept.created_at) },
+          {
+            ...kept,
+            verified_at: Number(kept.verified_at),
+            created_at: Number(kept.created_at),
+            dkim_key_created_at: Number(kept.dkim_key_created_at),
+          },
           {
             ...domainRow('dom_1', 'example.com'),
             ed25519_selector: 'ph202611e',
             ed25519_private_key: null,
             ed25519_public_key: null,
             deleted_at: null,
+            // Added by 0021 (DKIM rotation): the key's age counts from the domain's creation.
+            dkim_key_created_at: 1,
+            dkim_rotate_days: null,
+            dkim_pending_selector: null,
+            dkim_pending_private_key: null,
+            dkim_pending_public_key: null,
+            dkim_pending_since: null,
+            dkim_pending_check: null,
+            dkim_pending_warned_at: null,
+            dkim_retired_selector: null,
+            dkim_retired_public_key: null,
+            dkim_retired_until: null,
           },
         );
         const key = await t.db

@@ -301,6 +301,90 @@ for (const dialect of testDialects()) {
       ]);
     });
 
+    test('POST …/dkim/rotate: a pending record to publish; a second one is 409; verify switches signing and lists the old selector', async () => {
+      const name = `rotate-${dialect}.test`;
+      const added = (await client().POST('/v1/domains', { body: { name } })).data as Domain;
+      publish(added.records);
+      const path = { params: { path: { domain: name } } };
+      assert.equal((await client().POST('/v1/domains/{domain}/verify', path)).data!.status, 'verified');
+      const oldSelector = added.records[1]!.name.split('.')[0]!;
+
+      const rotated = await client().POST('/v1/domains/{domain}/dkim/rotate', path);
+      assert.equal(rotated.response.status, 200, JSON.stringify(rotated.error));
+      const dkim = rotated.data!.dkim;
+      assert.equal(dkim.selector, oldSelector, 'still signing with the old key');
+      assert.ok(dkim.pending);
+      assert.match(dkim.pending.selector, /^ph\d{8}$/);
+      assert.equal(dkim.pending.name, `${dkim.pending.selector}._domainkey.${name}`);
+      assert.equal(dkim.pending.status, 'unknown', 'not checked yet');
+      assert.equal(dkim.pending.problem, null);
+      const listed = rotated.data!.records.find((r) => r.purpose === 'dkim_pending');
+      assert.deepEqual(listed && [listed.name, listed.value], [dkim.pending.name, dkim.pending.value]);
+
+      assertError(await client().POST('/v1/domains/{domain}/dkim/rotate', path), 409, 'conflict', 'domain');
+      assertError(await api.client(viewer).POST('/v1/domains/{domain}/dkim/rotate', path), 403, 'forbidden');
+      assertError(
+        await client().POST('/v1/domains/{domain}/dkim/rotate', { params: { path: { domain: other.domain } } }),
+        404,
+        'not_found',
+        'domain',
+      );
+
+      // Not published: verify keeps the old key and says what is missing.
+      const missing = await client().POST('/v1/domains/{domain}/verify', path);
+      assert.equal(missing.data!.dkim.pending?.status, 'missing');
+      publish([listed!]);
+      const switched = await client().POST('/v1/domains/{domain}/verify', path);
+      assert.equal(switched.data!.status, 'verified');
+      assert.equal(switched.data!.dkim.selector, dkim.pending.selector);
+      assert.equal(switched.data!.dkim.pending, null);
+      assert.equal(switched.data!.dkim.retired?.selector, oldSelector);
+      assert.equal(
+        switched.data!.dkim.retired?.remove_after,
+        new Date(api.deps.clock.now() + api.deps.config.dkimRetireAfter).toISOString(),
+      );
+      assert.deepEqual(
+        switched.data!.records.map((r) => [r.purpose, r.status]),
+        [
+          ['spf', 'ok'],
+          ['dkim', 'ok'],
+          ['return_path', 'ok'],
+          ['dmarc', 'ok'],
+        ],
+      );
+      assert.equal(switched.data!.records[1]!.name, dkim.pending.name);
+      const actors = (action: string) =>
+        auditEntries(api, admin, action).then((es) =>
+          es.filter((e) => e.target.startsWith(`${name} `)).map((e) => e.actor),
+        );
+      assert.deepEqual(await actors('domain.dkim_rotate'), ['token:deploy-bot']);
+      assert.deepEqual(await actors('domain.dkim_switch'), ['token:deploy-bot'], 'the verify caller switched it');
+
+      // The domain's own schedule, and back to the server's.
+      const every = await client().PATCH('/v1/domains/{domain}', { ...path, body: { dkim: { rotate_days: 90 } } });
+      assert.equal(every.data!.dkim.rotate_days, 90);
+      assert.equal(
+        every.data!.dkim.next_rotation_at,
+        new Date(Date.parse(every.data!.dkim.key_created_at) + 90 * 86_400_000).toISOString(),
+      );
+      const server = await client().PATCH('/v1/domains/{domain}', { ...path, body: { dkim: { rotate_days: null } } });
+      assert.equal(server.data!.dkim.rotate_days, null);
+      assert.equal(server.data!.dkim.next_rotation_at, null, 'the server schedule is off by default');
+      assertError(
+        await rawCall(
+          api,
+          'PATCH',
+          '/v1/domains/{domain}',
+          `/v1/domains/${name}`,
+          admin,
+          JSON.stringify({ dkim: { rotate_days: -1 } }),
+        ),
+        400,
+        'invalid_request',
+        'dkim.rotate_days',
+      );
+    });
+
     test('PATCH refuses bad settings naming the field, a viewer, a sending key and another account’s domain', async () => {
       const path = `/v1/domains/${keyed.domain}`;
       const patch = (body: string) => rawCall(api, 'PATCH', '/v1/domains/{domain}', path, admin, body);

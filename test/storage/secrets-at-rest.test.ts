@@ -125,6 +125,7 @@ for (const dialect of testDialects()) {
         status.fields.map((f) => [f.field, f.plaintext, f.current_key]),
         [
           ['domains.dkim_private_key', 0, 1],
+          ['domains.dkim_pending_private_key', 0, 0],
           ['domains.ed25519_private_key', 0, 1],
           ['webhook_endpoints.secrets', 0, 1],
           ['users.totp_secret', 0, 0],

@@ -8,6 +8,7 @@ import { accountMonth, domainResource } from '../../domains/domain-resource.js';
 import { findAccountDomain } from '../../domains/find-account-domain.js';
 import { listAccountDomains } from '../../domains/list-domains.js';
 import { updateDomain } from '../../domains/update-domain.js';
+import { rotateDkim } from '../../domains/dkim-rotation.js';
 import { callerAccountId, callerActor, type Caller } from '../authorize.js';
 import { DomainParams, errorResponses, NoContent } from '../schemas/common.js';
 import { AddDomainBody, DomainList, UpdateDomainBody } from '../schemas/domains.js';
@@ -127,7 +128,7 @@ export function domainsRoutes(deps: Deps): FastifyPluginAsyncTypebox {
           tags: TAGS,
           summary: 'Change domain settings',
           description:
-            'Any subset of the tracking defaults and Ed25519 signing. Turning `ed25519` on makes a new Ed25519 key; its record appears in `records` (publish it; mail is also signed with RSA, so nothing breaks before it exists). The defaults apply to messages accepted from now on.',
+            'Any subset of the tracking defaults, Ed25519 signing and the DKIM rotation period (`dkim.rotate_days`). Turning `ed25519` on makes a new Ed25519 key; its record appears in `records` (publish it; mail is also signed with RSA, so nothing breaks before it exists). The defaults apply to messages accepted from now on.',
           operationId: 'updateDomain',
           params: DomainParams,
           body: UpdateDomainBody,
@@ -145,10 +146,35 @@ export function domainsRoutes(deps: Deps): FastifyPluginAsyncTypebox {
           {
             ...(req.body.tracking !== undefined ? { tracking: req.body.tracking } : {}),
             ...(req.body.ed25519 !== undefined ? { ed25519: req.body.ed25519 } : {}),
+            ...(req.body.dkim !== undefined ? { dkimRotateDays: req.body.dkim.rotate_days } : {}),
           },
           callerActor(caller(req)),
         );
         return domainResource(deps, updated);
+      },
+    );
+
+    app.post(
+      '/v1/domains/:domain/dkim/rotate',
+      {
+        config: { need: { scope: 'manage', write: true } },
+        schema: {
+          tags: TAGS,
+          summary: 'Rotate the DKIM key',
+          description:
+            'Makes a new 2048-bit RSA DKIM key under a new selector, shown as `dkim.pending` and as the `dkim_pending` record: publish it beside the current one. Mail is signed with the current key until the new record is found in DNS (the re-check looks every hour, `POST …/verify` at once); then signing moves to the new key and the old selector is listed as `dkim.retired` with the date after which its record may be removed. A rotation already pending is 409 `conflict`; the sandbox domain (no DNS) is 400.',
+          operationId: 'rotateDomainDkim',
+          params: DomainParams,
+          response: {
+            200: domainAnswer('The domain with its pending DKIM record'),
+            ...errorResponses('invalid_request', 'forbidden', 'not_found', 'conflict'),
+          },
+        },
+      },
+      async (req) => {
+        const domain = await find(req, req.params.domain);
+        const { domain: rotated } = await rotateDkim(deps, domain, callerActor(caller(req)));
+        return domainResource(deps, rotated);
       },
     );
 

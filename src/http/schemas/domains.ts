@@ -26,9 +26,9 @@ export const ComplaintRate = Type.Object(
 
 const RecordState = Type.Object(
   {
-    purpose: Type.Enum(['spf', 'dkim', 'return_path', 'dmarc', 'dkim_ed25519'], {
+    purpose: Type.Enum(['spf', 'dkim', 'return_path', 'dmarc', 'dkim_ed25519', 'dkim_pending'], {
       description:
-        'What the record is for. The four `spf`, `dkim`, `return_path`, `dmarc` decide verification; `dkim_ed25519` is listed while Ed25519 signing is on.',
+        'What the record is for. The four `spf`, `dkim`, `return_path`, `dmarc` decide verification; `dkim_ed25519` is listed while Ed25519 signing is on; `dkim_pending` while a DKIM rotation waits for its new record (signing moves to it once it is found).',
     }),
     type: Type.Enum(['TXT', 'CNAME']),
     name: Type.String({ description: 'Where to publish it', examples: ['ph202611._domainkey.mail.example.com'] }),
@@ -45,6 +45,74 @@ const RecordState = Type.Object(
     }),
   },
   { additionalProperties: false },
+);
+
+const RecordStatusEnum = Type.Union(
+  [Type.Literal('ok'), Type.Literal('missing'), Type.Literal('mismatch'), Type.Literal('unknown')],
+  { description: 'What the last check saw, as for `records`' },
+);
+
+/** The DKIM keys through a rotation (docs/delivery-dkim-rotation.md). */
+const DkimState = Type.Object(
+  {
+    selector: Type.String({ description: 'The selector mail is signed with now', examples: ['ph202611'] }),
+    key_created_at: Type.String({ format: 'date-time', description: 'When the signing key began to sign' }),
+    rotate_days: Type.Union([Type.Integer({ minimum: 0, maximum: 3650 }), Type.Null()], {
+      description:
+        "The domain's own rotation period in days (0: never on schedule); null follows the server's POSTHORN_DKIM_ROTATE_DAYS",
+    }),
+    next_rotation_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the schedule starts the next rotation; null when it never will, or one is pending',
+    }),
+    pending: Type.Union(
+      [
+        Type.Object(
+          {
+            selector: Type.String({ examples: ['ph20261126'] }),
+            type: Type.Literal('TXT'),
+            name: Type.String({
+              description: 'Where to publish it',
+              examples: ['ph20261126._domainkey.mail.example.com'],
+            }),
+            value: Type.String({ description: 'What to publish', examples: ['v=DKIM1; k=rsa; p=MIIBIjANBg…'] }),
+            status: RecordStatusEnum,
+            found: Type.Array(Type.String()),
+            problem: Type.Union([Type.String(), Type.Null()], {
+              description: 'What the last check found wrong; null before the first check',
+            }),
+            since: Type.String({ format: 'date-time', description: 'When the rotation started' }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      {
+        description:
+          'A rotation waiting for its new record: mail is signed with `selector` until the record is found in DNS, then with this one',
+      },
+    ),
+    retired: Type.Union(
+      [
+        Type.Object(
+          {
+            selector: Type.String({ examples: ['ph202605'] }),
+            type: Type.Literal('TXT'),
+            name: Type.String(),
+            value: Type.String(),
+            remove_after: Type.String({
+              format: 'date-time',
+              description:
+                'Keep the record published until then (mail signed before the switch may still be checked); remove it after',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'The selector signing left at the last rotation' },
+    ),
+  },
+  { additionalProperties: false, description: 'The DKIM signing key, and a rotation in progress' },
 );
 
 /** The domain object of the management API (docs/api.md, Management API); a shared component. */
@@ -74,6 +142,7 @@ export const Domain = Type.Object(
     ed25519: Type.Boolean({
       description: 'Messages are also signed with Ed25519 (RFC 8463); its record is then among `records`',
     }),
+    dkim: DkimState,
     sandbox: Type.Boolean({
       description:
         'The sandbox domain (sandbox mode only): verified without DNS; its mail is kept in the sandbox mailbox, never sent',
@@ -130,6 +199,17 @@ export const UpdateDomainBody = Type.Object(
     ),
     ed25519: Type.Optional(
       Type.Boolean({ description: 'On: a new Ed25519 key and record (publish it); off: the key is dropped' }),
+    ),
+    dkim: Type.Optional(
+      Type.Object(
+        {
+          rotate_days: Type.Union([Type.Integer({ minimum: 0, maximum: 3650 }), Type.Null()], {
+            description:
+              "Rotate this domain's DKIM key once it is this many days old; 0 never; null follows the server's POSTHORN_DKIM_ROTATE_DAYS",
+          }),
+        },
+        { additionalProperties: false, description: 'The DKIM rotation schedule' },
+      ),
     ),
   },
   { additionalProperties: false, examples: [{ tracking: { opens: true, clicks: true }, ed25519: true }] },

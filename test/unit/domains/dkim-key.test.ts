@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
-import { generateDkimKey, newSelector } from '../../../src/domains/dkim-key.js';
+import { generateDkimKey, newSelector, rotationSelector } from '../../../src/domains/dkim-key.js';
 
 test('generateDkimKey makes a 2048-bit RSA pair: PKCS#8 PEM private, base64 SPKI DER public', async () => {
   const key = await generateDkimKey();
@@ -21,4 +21,14 @@ test('newSelector is ph + the UTC year and month of the given time', () => {
   // 23:59:59.999 UTC on 31 Dec is still December, whatever the local time zone says.
   assert.equal(newSelector(Date.UTC(2026, 11, 31, 23, 59, 59, 999)), 'ph202612');
   assert.match(newSelector(0), /^[a-z0-9]{1,63}$/);
+});
+
+test('rotationSelector is ph + the UTC day, with -2, -3, … past the selectors the domain still has', () => {
+  const day = Date.UTC(2026, 10, 26, 23, 59);
+  assert.equal(rotationSelector(day, ['ph202611', null, 'ph202611e']), 'ph20261126');
+  assert.equal(rotationSelector(day, ['ph20261126', null]), 'ph20261126-2');
+  assert.equal(rotationSelector(day, ['ph20261126-2', 'ph20261126']), 'ph20261126-3');
+  // Never the month form of newSelector, nor its Ed25519 form: the day form is longer.
+  assert.notEqual(rotationSelector(day, []), newSelector(day));
+  assert.match(rotationSelector(day, ['ph20261126']), /^[a-z0-9-]{1,63}$/);
 });

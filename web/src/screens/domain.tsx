@@ -205,6 +205,7 @@ function DnsRecords({ d, canWrite, onChecked }: { d: Domain; canWrite: boolean; 
           </tbody>
         </table>
       </div>
+      <DkimRotation d={d} />
       {canWrite ? (
         <p>
           <button
@@ -221,6 +222,28 @@ function DnsRecords({ d, canWrite, onChecked }: { d: Domain; canWrite: boolean; 
       ) : null}
       <ErrorText error={verify.error} />
     </section>
+  );
+}
+
+/** A DKIM key rotation under way (docs/delivery-dkim-rotation.md): the pending record is in the table; the retired one is here. */
+function DkimRotation({ d }: { d: Domain }) {
+  const { pending, retired, selector } = d.dkim;
+  if (!pending && !retired) return null;
+  return (
+    <>
+      {pending ? (
+        <p class="muted" id="dkim-pending">
+          A new DKIM key is waiting: publish the <code>dkim_pending</code> record beside the current one. Mail is signed
+          with <code>{selector}</code> until the new record is found, then with <code>{pending.selector}</code>.
+        </p>
+      ) : null}
+      {retired ? (
+        <p class="muted" id="dkim-retired">
+          Signing moved off <code>{retired.selector}</code>: keep its record <code class="wrap">{retired.name}</code>{' '}
+          until {when(retired.remove_after)}, then remove it.
+        </p>
+      ) : null}
+    </>
   );
 }
 
