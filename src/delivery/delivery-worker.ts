@@ -8,7 +8,8 @@ import { deliverGroup, largeDeliveriesBacklogged, type DeliveryContext, type Gro
 import { loadClaimed, type DeliveryGroup } from './load-claimed.js';
 import { planOutcomes, writeOutcomes } from './record-outcomes.js';
 import { timedCommit } from '../metrics/metrics.js';
-import { deferralClass, providerOf } from '../metrics/delivery-labels.js';
+import { deferralClass } from '../metrics/delivery-labels.js';
+import { createProviderShaping } from './provider-gate.js';
 
 /**
  * The default of POSTHORN_QUEUE_LEASE: how long a claimed job stays ours unless renewed. A worker
@@ -47,7 +48,22 @@ export function startDeliveryWorker(
   opts: DeliveryWorkerOptions,
 ): DeliveryWorker {
   const workerId = `${hostname()}:${process.pid}:${deps.ids.random(4).toString('hex')}`;
-  const context: DeliveryContext = { ...ctx, deps };
+  const context: DeliveryContext = { ...ctx, deps, shaping: ctx.shaping ?? createProviderShaping(deps) };
+  const shaping = context.shaping!;
+  // The shaping state as metrics (docs/observability.md): each provider's pace now, and this node's suspensions.
+  const unwatch = deps.metrics.onScrape(async () => {
+    const now = deps.clock.now();
+    for (const spec of shaping.table.list) {
+      if (!spec.adaptive) continue;
+      const { throttle, suspension } = await shaping.store.read(spec.name);
+      if (spec.perMinute !== null)
+        deps.metrics.providerRate.set({ provider: spec.name }, Math.min(spec.perMinute, throttle?.rate ?? Infinity));
+      deps.metrics.providerSuspended.set(
+        { provider: spec.name },
+        suspension !== null && suspension.until > now ? 1 : 0,
+      );
+    }
+  });
 
   const leaseMs = deps.config.queueLease;
   const recorder = createBatcher<GroupResult, void>(
@@ -142,6 +158,17 @@ export function startDeliveryWorker(
         outcomes: group.items.map(() => ({ kind: 'deferred', error, details: { reason: error } })),
       };
     }
+    if (result.held !== undefined) {
+      // Paced or suspended provider (provider-gate.ts): back to the queue for later, no attempt counted.
+      deps.log.debug({ ...logFields(group), until: result.held.until, reason: result.held.reason }, 'delivery held');
+      await releaseJobs(
+        deps.db,
+        group.items.map((i) => i.job.id),
+        workerId,
+        result.held.until,
+      ).catch((err: unknown) => deps.log.error({ err, ...logFields(group) }, 'releasing a held delivery failed'));
+      return;
+    }
     try {
       await recorder.submit(result);
     } catch (err) {
@@ -163,7 +190,7 @@ export function startDeliveryWorker(
       const d = o.details;
       const host = typeof d.mx_host === 'string' ? d.mx_host : firstHost(d.hosts_tried);
       // The sandbox mailbox is no provider: its mail is labelled by the recipient's domain.
-      const provider = providerOf(host === undefined || host === 'sandbox' ? group.recipientDomain : host);
+      const provider = shaping.table.of(host === undefined || host === 'sandbox' ? group.recipientDomain : host);
       deps.metrics.deliveries.inc({ outcome: o.kind, provider });
       const fields: Record<string, unknown> = {
         message_id: group.message.id,
@@ -206,6 +233,7 @@ export function startDeliveryWorker(
 
   return {
     async stop(timeoutMs) {
+      unwatch();
       const finished = await loop.stop(timeoutMs);
       // Attempts still running past the stop bound lose their leases to the other workers.
       clearInterval(renewal);

@@ -83,13 +83,19 @@ export function planOutcomes(
           return;
         case 'deferred': {
           const attempts = item.job.attempts + 1;
-          const next = nextRetry({
+          let next = nextRetry({
             attempts,
             firstAttemptAt: item.job.created_at,
             now,
             schedule: cfg.retrySchedule,
             maxLifetime: cfg.maxQueueLifetime,
           });
+          // A reply's own "try again in N", or a provider suspension, pushes the retry later, within the queue lifetime.
+          if (next.kind === 'retry' && o.notBefore !== undefined && o.notBefore > next.at)
+            next =
+              o.notBefore > Number(item.job.created_at) + cfg.maxQueueLifetime
+                ? { kind: 'give_up' }
+                : { kind: 'retry', at: o.notBefore };
           if (next.kind === 'retry') {
             const key = `${next.at}\0${o.error}`;
             const slot = plan.retry.get(key) ?? { at: next.at, ids: [], error: o.error };

@@ -6,6 +6,7 @@ import { trackingSecret } from '../tracking/secret.js';
 import { createSmtpTransport } from './smtp-transport.js';
 import type { Transport } from './transport.js';
 import { resolverLookup } from './smtp/resolver-lookup.js';
+import { createProviderShaping } from './provider-gate.js';
 
 /** How long a stopping worker waits for attempts in flight (a stop must finish within a bounded time). */
 const STOP_TIMEOUT_MS = 8_000;
@@ -34,6 +35,7 @@ export async function startDelivery(
     deps.metrics.dkimBusyThreads.set(s.busyThreads);
     deps.metrics.dkimQueued.set(s.queued);
   });
+  const shaping = createProviderShaping(deps);
   // Sandbox mode never sends to the internet: its transport is the local mailbox.
   const transport = deps.config.sandbox
     ? local.transport()
@@ -41,6 +43,7 @@ export async function startDelivery(
         heloName: deps.config.hostname,
         maxConnectionsPerHost: deps.config.mxMaxConnections,
         lookup: resolverLookup(deps.resolver),
+        providers: shaping.table,
         log: deps.log,
       });
   const secrets = { returnPathSecret: await returnPathSecret(deps), trackingSecret: await trackingSecret(deps) };
@@ -48,7 +51,7 @@ export async function startDelivery(
   const localTransport = deps.config.sandbox ? undefined : local.transport();
   const worker = startDeliveryWorker(
     deps,
-    { signer, transport, ...(localTransport ? { localTransport } : {}), ...secrets },
+    { signer, transport, shaping, ...(localTransport ? { localTransport } : {}), ...secrets },
     {
       concurrency: deps.config.deliveryConcurrency,
       claimBatch: 200,

@@ -16,6 +16,11 @@ export interface Metrics {
   commitSeconds: Histogram<'path'>;
   deliveries: Counter<'outcome' | 'provider'>;
   deferrals: Counter<'class' | 'provider'>;
+  /** Delivery shaping (docs/delivery-shaping.md): the pace now, throttling replies, suspensions. */
+  providerRate: Gauge<'provider'>;
+  providerThrottles: Counter<'provider'>;
+  providerSuspensions: Counter<'provider'>;
+  providerSuspended: Gauge<'provider'>;
   queueDepth: Gauge<'state'>;
   queueOldestDue: Gauge<string>;
   dkimThreads: Gauge<string>;
@@ -84,6 +89,32 @@ export function createMetrics(withDefaults = true): Metrics {
       help: 'Deferred delivery attempts per recipient by reply class (4.2.x, 4.7.x, 4xx, connection, timeout, dns, …) and provider.',
       labelNames: ['class', 'provider'],
       registers: [registry],
+    }),
+    providerRate: new Gauge({
+      name: 'posthorn_provider_rate_per_minute',
+      help: 'The pace a mailbox provider is sent to now, recipients per minute (its per_minute limit, lowered by throttling replies).',
+      labelNames: ['provider'],
+      registers: [registry],
+      ...scraped,
+    }),
+    providerThrottles: new Counter({
+      name: 'posthorn_provider_throttles_total',
+      help: 'Throttling replies (421, 4.7.x, rate wording) received from a mailbox provider.',
+      labelNames: ['provider'],
+      registers: [registry],
+    }),
+    providerSuspensions: new Counter({
+      name: 'posthorn_provider_suspensions_total',
+      help: 'Times this node suspended delivery to a mailbox provider after a reputation block (5.7.x).',
+      labelNames: ['provider'],
+      registers: [registry],
+    }),
+    providerSuspended: new Gauge({
+      name: 'posthorn_provider_suspended',
+      help: '1 while this node sends nothing to the mailbox provider after a reputation block, else 0.',
+      labelNames: ['provider'],
+      registers: [registry],
+      ...scraped,
     }),
     queueDepth: new Gauge({
       name: 'posthorn_queue_depth',

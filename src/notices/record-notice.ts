@@ -11,6 +11,7 @@ export const NOTICE_KINDS = [
   'domain.recovered',
   'domain.complaint_rate',
   'webhook.disabled',
+  'provider.suspended',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 

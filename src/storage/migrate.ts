@@ -15,6 +15,7 @@ import * as m0014 from './migrations/0014-event-metadata.js';
 import * as m0015 from './migrations/0015-templates.js';
 import * as m0016 from './migrations/0016-users.js';
 import * as m0017 from './migrations/0017-bounce-reason.js';
+import * as m0020 from './migrations/0020-provider-shaping.js';
 
 /** Numbered, forward-only migrations (CONTRIBUTING.md, Add a migration), listed in code so no file scan is needed. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015-templates': m0015,
   '0016-users': m0016,
   '0017-bounce-reason': m0017,
+  '0020-provider-shaping': m0020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
