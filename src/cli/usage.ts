@@ -61,6 +61,8 @@ Commands:
   message show ID                             one message: each recipient's status (with the last SMTP reply
                                               while deferred) and its events, as GET /v1/messages/{id}
   notice list --account NAME [--domain D]     the newest notices: DNS warnings, complaint rate, disabled webhooks
+  provider list                               mailbox providers: limits, the pace now, throttling, suspensions
+  provider show PROVIDER                      one provider with its last throttling reply and suspensions
   sandbox list                                messages the sandbox kept instead of sending, newest first
   sandbox show ID                             one sandbox message with its raw, signed source
   secrets status                              the secrets key (POSTHORN_SECRETS_KEY) and how many secrets are
