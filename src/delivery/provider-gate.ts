@@ -11,6 +11,9 @@ import { burstOf } from './rate-controller.js';
  * provider's replies change (observeReplies).
  */
 
+/** The furthest ahead a paced group is held; a longer backlog comes back and is spread again. */
+export const HOLD_HORIZON_MS = 30_000;
+
 /** Send now, or hold the group back (released to the queue, no attempt counted) until `until`. */
 export type ProviderDecision = { kind: 'send' } | { kind: 'hold'; until: number; reason: string };
 
@@ -62,10 +65,14 @@ export async function checkProvider(
     cost: units,
   });
   if (decision.ok) return { kind: 'send' };
-  // Held groups are spread one pace interval apart, so they come back in turn rather than together.
+  // Held groups are spread one pace interval apart, so they come back in turn rather than all at
+  // once, but never further ahead than HOLD_HORIZON_MS: when the pace recovers meanwhile, they are
+  // back soon enough to go at the new pace rather than at the slots the old one gave them.
   const interval = (60_000 / rate) * units;
-  const until = Math.max(shaping.nextRelease.get(provider) ?? 0, now + Math.ceil(decision.retryAfterMs));
-  shaping.nextRelease.set(provider, until + interval);
+  const earliest = now + Math.ceil(decision.retryAfterMs);
+  const horizon = earliest + HOLD_HORIZON_MS;
+  const until = Math.min(horizon, Math.max(shaping.nextRelease.get(provider) ?? 0, earliest));
+  shaping.nextRelease.set(provider, Math.min(horizon, until + interval));
   if (shaping.nextRelease.size > 1000) shaping.nextRelease.clear(); // a bound for names that come and go
   return { kind: 'hold', until, reason: `${provider} paced at ${Math.round(rate * 10) / 10} per minute` };
 }
