@@ -71,7 +71,8 @@ export async function checkProvider(
   const interval = (60_000 / rate) * units;
   const earliest = now + Math.ceil(decision.retryAfterMs);
   const horizon = earliest + HOLD_HORIZON_MS;
-  const until = Math.min(horizon, Math.max(shaping.nextRelease.get(provider) ?? 0, earliest));
+  // Whole milliseconds: run_at is a BIGINT on PostgreSQL.
+  const until = Math.ceil(Math.min(horizon, Math.max(shaping.nextRelease.get(provider) ?? 0, earliest)));
   shaping.nextRelease.set(provider, Math.min(horizon, until + interval));
   if (shaping.nextRelease.size > 1000) shaping.nextRelease.clear(); // a bound for names that come and go
   return { kind: 'hold', until, reason: `${provider} paced at ${Math.round(rate * 10) / 10} per minute` };
