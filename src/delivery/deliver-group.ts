@@ -17,6 +17,7 @@ import { secretContext } from '../secrets/secret-fields.js';
 import type { AttemptResult, Destination, Transport } from './transport.js';
 import { feedbackIdField } from './feedback-id.js';
 import { checkProvider, observeReplies, type ProviderShaping, type ReplyEffects } from './provider-gate.js';
+import { sessionRefusal } from './provider-signal.js';
 import type { Provider } from './providers.js';
 
 /** What happened to one recipient in this attempt, before retry policy is applied. */
@@ -129,10 +130,14 @@ function fromTransaction(
   effects: ReplyEffects = NO_EFFECTS,
 ): RecipientOutcome[] {
   if (result.kind === 'unreachable') {
-    return everyone(group, {
-      kind: 'deferred',
-      error: result.error,
-      details: { reason: result.error, hosts_tried: result.hostsTried },
+    return group.items.map((item) => {
+      const notBefore = effects.notBefore.get(item.address.toLowerCase());
+      return {
+        kind: 'deferred',
+        error: result.error,
+        ...(notBefore === undefined ? {} : { notBefore }),
+        details: { reason: result.error, hosts_tried: result.hostsTried },
+      };
     });
   }
   const replies = new Map(result.recipients.map((r) => [r.address.toLowerCase(), r.reply]));
@@ -369,16 +374,22 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     attempt,
   });
   let effects: ReplyEffects | undefined;
-  if (result.kind === 'transaction' && ctx.shaping !== undefined && route !== null) {
-    // The host that answered decides the provider whose state the replies change.
-    const answered = ctx.shaping.table.of(result.mxHost);
-    effects = await observeReplies(deps, ctx.shaping, answered, result.recipients, m.accountId).catch(
-      (err: unknown) => {
-        // Shaping state is advice: a failed write must not lose the outcome of mail already sent.
-        deps.log.error({ err, provider: answered }, 'recording what a provider replied failed');
-        return undefined;
-      },
-    );
+  // The host that answered decides the provider whose state the replies change; a 421 instead of
+  // a session (the way some providers throttle) counts as that reply for every recipient.
+  const refusal = result.kind === 'unreachable' ? sessionRefusal(result.error) : null;
+  const replies =
+    result.kind === 'transaction'
+      ? result.recipients
+      : refusal === null
+        ? []
+        : group.items.map((i) => ({ address: i.address, reply: refusal }));
+  if (replies.length > 0 && ctx.shaping !== undefined && route !== null) {
+    const answered = ctx.shaping.table.of(result.kind === 'transaction' ? result.mxHost : result.hostsTried[0]);
+    effects = await observeReplies(deps, ctx.shaping, answered, replies, m.accountId).catch((err: unknown) => {
+      // Shaping state is advice: a failed write must not lose the outcome of mail already sent.
+      deps.log.error({ err, provider: answered }, 'recording what a provider replied failed');
+      return undefined;
+    });
   }
   return { group, signedAt, signature, outcomes: fromTransaction(group, result, effects) };
 }

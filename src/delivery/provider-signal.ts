@@ -1,3 +1,4 @@
+import { parseSmtpReply, type SmtpReply } from '../core/smtp-reply.js';
 import type { ReplyFacts } from './classify-reply.js';
 
 /**
@@ -101,4 +102,13 @@ export function retryAfterOf(message: string): number | null {
   if (m === null) return null;
   const unit = UNIT_MS[m[2]!.toLowerCase()[0]!]!;
   return Math.min(MAX_RETRY_IN_MS, Number(m[1]) * unit);
+}
+
+/**
+ * The 421 a server gave instead of a session (at the greeting, EHLO or STARTTLS: RFC 5321 §3.8), as
+ * quoted in a connection error, so a provider that throttles by refusing connections is heard too.
+ */
+export function sessionRefusal(error: string): SmtpReply | null {
+  const m = /(?:^|=|: )(421[ -][^;]*)/.exec(error);
+  return m === null ? null : parseSmtpReply(m[1]!.trim());
 }

@@ -99,7 +99,7 @@ export function createMetrics(withDefaults = true): Metrics {
     }),
     providerThrottles: new Counter({
       name: 'posthorn_provider_throttles_total',
-      help: 'Throttling replies (421, 4.7.x, rate wording) received from a mailbox provider.',
+      help: 'Throttling replies (421, 4.7.x, rate wording) from a mailbox provider, one per recipient they answered for.',
       labelNames: ['provider'],
       registers: [registry],
     }),

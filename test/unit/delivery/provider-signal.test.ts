@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSmtpReply } from '../../../src/core/smtp-reply.js';
-import { providerSignal, retryAfterOf, SIGNAL_RULES } from '../../../src/delivery/provider-signal.js';
+import { providerSignal, retryAfterOf, sessionRefusal, SIGNAL_RULES } from '../../../src/delivery/provider-signal.js';
 
 const signal = (raw: string) => providerSignal(parseSmtpReply(raw))?.kind ?? null;
 
@@ -60,4 +60,18 @@ test('retryAfterOf: the wait a reply asks for, in seconds, minutes or hours; non
   assert.equal(retryAfterOf('try again later'), null);
   assert.equal(retryAfterOf('come back in 10 mins'), 600_000);
   assert.equal(retryAfterOf('try again in 90000 hours'), 86_400_000, 'at most a day');
+});
+
+test('sessionRefusal: a 421 quoted in a connection error (greeting, EHLO), else null', () => {
+  const r = sessionRefusal(
+    'mx.test-gmail.example:2525: Invalid greeting. response=421 4.7.0 Try again in 30 seconds: 421 4.7.0 Try again in 30 seconds',
+  );
+  assert.equal(r?.code, 421);
+  assert.equal(r?.enhanced, '4.7.0');
+  assert.equal(providerSignal(r!)?.kind, 'throttle');
+  assert.equal(retryAfterOf(r!.message), 30_000);
+  assert.equal(sessionRefusal('mx.example.org: connect ECONNREFUSED 127.0.0.1:25'), null);
+  assert.equal(sessionRefusal('mx.example.org: connection to mx.example.org:25 timed out after 4210 ms'), null);
+  assert.equal(sessionRefusal('mx.example.org: greeting timed out after 421 ms'), null);
+  assert.equal(sessionRefusal('mx.example.org: 421 Service not available')?.code, 421);
 });
