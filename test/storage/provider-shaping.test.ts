@@ -26,7 +26,10 @@ for (const dialect of testDialects()) {
     });
 
     /** A harness whose gmail.test MX is the sink under a gmail-like name, gmail paced at 60 per minute. */
-    async function harness(behaviour: SinkBehaviour): Promise<DeliveryHarness> {
+    async function harness(
+      behaviour: SinkBehaviour,
+      gmail: Record<string, unknown> = { per_minute: 60, connections: 2, messages_per_connection: 10 },
+    ): Promise<DeliveryHarness> {
       h = await createDeliveryHarness(dialect, {
         sink: { behaviour },
         zone: {
@@ -35,7 +38,7 @@ for (const dialect of testDialects()) {
         },
         env: {
           POSTHORN_PROVIDERS: JSON.stringify({
-            gmail: { suffixes: ['test-gmail.example'], per_minute: 60, connections: 2, messages_per_connection: 10 },
+            gmail: { suffixes: ['test-gmail.example'], ...gmail },
           }),
           POSTHORN_RETRY_SCHEDULE: '1s',
           POSTHORN_MAX_QUEUE_LIFETIME: '3h',
@@ -97,8 +100,35 @@ for (const dialect of testDialects()) {
       assert.ok(last >= 8 && last > slowest * 2, `the pace recovered: ${windows.join(',')}`);
       const recovered = await rateOf(hx);
       assert.equal(recovered?.rate, 60);
+      assert.ok(
+        hx.sink!.connectionLog.every((c) => c.transactions <= 10),
+        'sessions closed after 10 messages',
+      );
       // Never faster than the configured pace, burst of one second included.
       assert.ok(Math.max(...windows) <= 11, `never over 60 per minute: ${windows.join(',')}`);
+    });
+
+    test("a provider's connections are shared by its transactions and closed after its messages per connection", async () => {
+      const hx = await harness(() => accept, { per_minute: null, connections: 2, messages_per_connection: 3 });
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) ids.push(await hx.insertMessage([`c${i}@${GMAIL_DOMAIN}`]));
+      await hx.run();
+      for (const [i, id] of ids.entries())
+        assert.deepEqual(await hx.timeline(id, `c${i}@${GMAIL_DOMAIN}`), [
+          'accepted-by-system',
+          'accepted-by-mta',
+          'delivered',
+        ]);
+      const sink = hx.sink!;
+      assert.ok(sink.peakConnections <= 2, `peak connections ${sink.peakConnections}`);
+      assert.ok(
+        sink.connectionLog.every((c) => c.transactions <= 3),
+        JSON.stringify(sink.connectionLog),
+      );
+      assert.ok(
+        sink.connections >= 4,
+        `12 messages at 3 per connection need at least 4 connections, saw ${sink.connections}`,
+      );
     });
 
     test('"try again in 5 seconds" holds that recipient back 5 s, though the retry schedule says 1 s', async () => {
