@@ -453,7 +453,10 @@ export interface MessageSignatureTable {
   recipient_ids: string;
   /** The signing time (DKIM `t=`), epoch ms. */
   signed_at: number;
-  /** The DKIM-Signature fields, CRLF-terminated, as prepended to the message. */
+  /**
+   * The fields delivery prepended to the stored message, CRLF-terminated: the DKIM-Signature fields
+   * and, for copies signed since Feedback-ID was added, the Feedback-ID (delivery/deliver-group.ts, signedCopy).
+   */
   fields: string;
   /** SHA-256 of the signed message (fields and message), base64. */
   digest: string;
