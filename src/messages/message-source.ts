@@ -23,9 +23,9 @@ export interface MessageSource {
  * fields each signing added are stored (message_signatures: the DKIM-Signature fields and the
  * Feedback-ID); the message is rendered again from its stored body, exactly as delivery renders it
  * (renderStored; rendering is deterministic, mime/render-mime.ts mimeBoundary), and the result
- * must match the SHA-256 stored
- * at signing, or it is not given out as the source. 404 `not_found` once the body is purged
- * (POSTHORN_BODY_RETENTION), before the first signing, and for a send refused before queueing.
+ * must match the SHA-256 stored at signing, or it is not given out as the source. 404 `not_found`
+ * once the body is purged (POSTHORN_BODY_RETENTION), before the first signing, and for a send
+ * refused before queueing.
  */
 export async function messageSource(
   deps: Pick<Deps, 'db' | 'config' | 'ids' | 'log'>,
