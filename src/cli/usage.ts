@@ -78,6 +78,8 @@ Commands:
                                               end a hold; the mail it held is due at once
   queue holds [--account A]                   the delivery holds in force
   notice list --account NAME [--domain D]     the newest notices: DNS warnings, complaint rate, disabled webhooks
+  provider list                               mailbox providers: limits, the pace now, throttling, suspensions
+  provider show PROVIDER                      one provider with its last throttling reply and suspensions
   sandbox list                                messages the sandbox kept instead of sending, newest first
   sandbox show ID                             one sandbox message with its raw, signed source
   secrets status                              the secrets key (POSTHORN_SECRETS_KEY) and how many secrets are

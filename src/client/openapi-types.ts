@@ -724,6 +724,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/providers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Mailbox providers and delivery shaping
+     * @description Every mailbox provider MX hosts roll up into (`other` last): its limits, the pace it is sent to now after throttling replies, and the nodes that suspended it after a reputation block. Admins only: the state is the installation’s, not the account’s.
+     */
+    get: operations['listProviders'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/suppressions': {
     parameters: {
       query?: never;
@@ -6451,6 +6471,111 @@ export interface operations {
       };
       /** @description `not_found`: no such route, or no such resource in this account; `field` names the path parameter ([more](/docs/errors#not_found)) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `request_timeout`: the headers or body did not arrive in time; the connection is closed ([more](/docs/errors#request_timeout)) */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `headers_too_large`: the request line and headers are over 16 KiB; the connection is closed ([more](/docs/errors#headers_too_large)) */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listProviders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Every provider, `other` last. */
+            providers: {
+              /**
+               * @description The provider’s name; `other` is every host of no provider.
+               * @example gmail
+               */
+              provider: string;
+              /**
+               * @description MX host name suffixes that roll up into it.
+               * @example [
+               *       "google.com",
+               *       "googlemail.com",
+               *       "gmail.com"
+               *     ]
+               */
+              suffixes: string[];
+              /** @description SMTP sessions at once to all its hosts (`other`: per host). */
+              connections: number;
+              /** @description Transactions per session before it is closed. */
+              messages_per_connection: number;
+              /** @description The configured maximum pace, recipients per minute; null: none. */
+              per_minute: number | null;
+              /** @description Whether throttling replies and blocks change its state (every provider but `other`). */
+              adaptive: boolean;
+              /** @description The pace now, recipients per minute, over the cluster; null without a per-minute limit. */
+              rate: number | null;
+              /** @description True while the pace is below the maximum after throttling replies. */
+              throttled: boolean;
+              /** @description Throttling replies received from it. */
+              throttle_events: number;
+              /** @description When the last throttling reply came. */
+              last_throttle_at: string | null;
+              /** @description The last throttling reply, verbatim. */
+              last_reply: string | null;
+              /** @description True while any node sends nothing to it after a reputation block. */
+              suspended: boolean;
+              /** @description The suspensions in force, one per node. */
+              suspensions: {
+                /** @description The node (its POSTHORN_HOSTNAME) that is suspended. */
+                node: string;
+                /** Format: date-time */
+                since: string;
+                /** Format: date-time */
+                until: string;
+                /** @description The block reply, verbatim. */
+                reply: string;
+              }[];
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_key`: the credential is missing, malformed, unknown or revoked ([more](/docs/errors#invalid_key)) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the credential is valid but may not do this: a sending key on a management route, an account token on a send, a viewer token's change ([more](/docs/errors#forbidden)) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import * as p from './parse-value.js';
 import { parseSecretKey, parseSecretKeyList, readSecretKeyFile } from './parse-secret-key.js';
 import { SEND_BODY_LIMIT } from '../core/limits.js';
+import { parseProviders, type ProviderSetting } from './parse-providers.js';
 
 /** The resolved, frozen configuration every part of Posthorn reads (through Deps). */
 export interface Config {
@@ -42,6 +43,12 @@ export interface Config {
   dkimPendingCheckInterval: number;
   logLevel: string;
   mxMaxConnections: number;
+  /** POSTHORN_PROVIDERS: additions to the built-in mailbox providers and their limits (delivery/providers.ts). */
+  providers: ProviderSetting[];
+  /** How long a provider that blocked this node's mail (5.7.x reputation block) is not sent to. */
+  providerSuspend: number;
+  /** The constant last field of the Feedback-ID header (delivery/feedback-id.ts). */
+  feedbackSenderId: string;
   deliveryConcurrency: number;
   dkimThreads: number;
   offloadThreads: number;
@@ -390,6 +397,33 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
       'Concurrent SMTP connections per destination host (MX or smarthost); more transactions wait their turn.',
   }),
   entry({
+    key: 'providers',
+    env: 'POSTHORN_PROVIDERS',
+    parse: parseProviders,
+    default: () => [],
+    defaultText: 'the built-in list (gmail, outlook, yahoo, apple; docs/delivery-shaping.md)',
+    description:
+      'Mailbox providers that MX hosts roll up into, by host name suffix, with their limits: `name=suffix,suffix;name=suffix` adds suffixes (to a built-in provider, or as a new one), or JSON `{"gmail":{"suffixes":[…],"connections":20,"messages_per_connection":100,"per_minute":1200}}` also sets limits. See docs/delivery-shaping.md.',
+  }),
+  entry({
+    key: 'providerSuspend',
+    env: 'POSTHORN_PROVIDER_SUSPEND',
+    parse: p.parseDuration,
+    default: () => 3_600_000,
+    defaultText: '`1h`',
+    description:
+      "How long this node sends nothing to a provider that blocked its mail for reputation (a 5.7.x block reply); the provider's mail is deferred meanwhile, not failed.",
+  }),
+  entry({
+    key: 'feedbackSenderId',
+    env: 'POSTHORN_FEEDBACK_SENDER_ID',
+    parse: parseSenderId,
+    default: () => 'posthorn',
+    defaultText: '`posthorn`',
+    description:
+      'The last field of the `Feedback-ID` header every message carries (Gmail feedback loop): the same for all mail of this installation, 1 to 32 of A-Z, a-z, 0-9, `.`, `_`, `-`.',
+  }),
+  entry({
     key: 'deliveryConcurrency',
     env: 'POSTHORN_DELIVERY_CONCURRENCY',
     parse: (t) => p.parseInteger(t, 1, 100_000),
@@ -671,6 +705,14 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
       "PEM file of certificate authorities trusted in addition to Node's built-in roots when validating recipient MX certificates and MTA-STS policy hosts (docs/delivery-transport-security.md).",
   }),
 ];
+
+/** Feedback-ID fields are colon-separated, so the sender id is a plain token. */
+function parseSenderId(text: string): string {
+  const t = text.trim();
+  if (!/^[A-Za-z0-9._-]{1,32}$/.test(t))
+    throw new Error(`expected 1 to 32 of A-Z, a-z, 0-9, ".", "_", "-" (no colon), got "${text}"`);
+  return t;
+}
 
 /** A token short enough to guess would protect nothing. */
 function parseMetricsToken(text: string): string {

@@ -16,17 +16,26 @@ import { secretBox } from '../secrets/secret-box.js';
 import { secretContext } from '../secrets/secret-fields.js';
 import type { AttemptResult, Destination, Transport } from './transport.js';
 import type { DeliveryHoldTable } from '../storage/database.js';
-import type { Provider } from '../metrics/delivery-labels.js';
 import { destinationProvider } from './destination-provider.js';
 import { planSecurity, type PolicyNote } from './security/plan-security.js';
 import { recordTlsResults, type TlsResult } from './security/tls-report-store.js';
+import { feedbackIdField } from './feedback-id.js';
+import { checkProvider, observeReplies, type ProviderShaping, type ReplyEffects } from './provider-gate.js';
+import { sessionRefusal } from './provider-signal.js';
+import type { Provider } from './providers.js';
 
 /** What happened to one recipient in this attempt, before retry policy is applied. */
 export type RecipientOutcome =
   | { kind: 'delivered'; details: Record<string, unknown> }
   | { kind: 'failed'; details: Record<string, unknown>; suppress: boolean }
   | { kind: 'rejected'; details: Record<string, unknown> }
-  | { kind: 'deferred'; details: Record<string, unknown>; error: string };
+  | {
+      kind: 'deferred';
+      details: Record<string, unknown>;
+      error: string;
+      /** Not retried before this (a reply's "try again in N", a provider's suspension), even if the retry schedule says sooner. */
+      notBefore?: number;
+    };
 
 export interface GroupResult {
   group: DeliveryGroup;
@@ -35,8 +44,13 @@ export interface GroupResult {
   /** What this signing added, to give the source back later (messages/message-source.ts); null when not signed. */
   signature?: SignedCopy | null;
   outcomes: RecipientOutcome[];
-  /** Set when the route led to a held provider: nothing was sent, and the group goes back unattempted. */
-  held?: DeliveryHoldTable;
+  /** Set when the route led to a provider held by an operator (queue-control/): nothing was sent, and the group goes back unattempted. */
+  holdBy?: DeliveryHoldTable;
+  /**
+   * Not attempted: the provider is paced or suspended (provider-gate.ts). The jobs go back to the
+   * queue due at `until`, no attempt counted, nothing recorded; `outcomes` is empty.
+   */
+  held?: { until: number; reason: string };
 }
 
 /** The DKIM-Signature fields one signing put before the message, and the SHA-256 (base64) of the whole signed message. */
@@ -46,9 +60,10 @@ export interface SignedCopy {
 }
 
 /**
- * The signature fields of a signed message: the first `count` header fields, which the signer
- * prepended (dkim-sign.ts, one per key). Any DKIM-Signature a relayed message already carried
- * comes after them and stays part of the message.
+ * The fields a signing added to a message: the first `count` header fields, which are the
+ * signatures the signer prepended (dkim-sign.ts, one per key) and the Feedback-ID put before the
+ * message just before signing (feedback-id.ts). Any DKIM-Signature a relayed message already
+ * carried comes after them and stays part of the message.
  */
 export function signedCopy(signed: Buffer, count: number): SignedCopy {
   const fields = splitMessage(signed.subarray(0, Math.min(signed.length, 64 * 1024)))
@@ -59,7 +74,9 @@ export function signedCopy(signed: Buffer, count: number): SignedCopy {
 }
 
 export interface DeliveryContext {
-  deps: Pick<Deps, 'config' | 'clock' | 'resolver' | 'log' | 'db'>;
+  deps: Pick<Deps, 'config' | 'clock' | 'resolver' | 'log' | 'db' | 'ids' | 'dialect' | 'limiter' | 'metrics'>;
+  /** Provider limits and adaptive state (provider-gate.ts); without it every destination is sent to unshaped. */
+  shaping?: ProviderShaping;
   signer: Signer;
   transport: Transport;
   returnPathSecret: Buffer;
@@ -113,18 +130,29 @@ function dkimKeys(ctx: DeliveryContext, group: DeliveryGroup): DkimKey[] {
 
 const everyone = (group: DeliveryGroup, o: RecipientOutcome): RecipientOutcome[] => group.items.map(() => o);
 
-function fromTransaction(group: DeliveryGroup, result: AttemptResult): RecipientOutcome[] {
+const NO_EFFECTS: ReplyEffects = { notBefore: new Map(), deferBlocked: new Set() };
+
+function fromTransaction(
+  group: DeliveryGroup,
+  result: AttemptResult,
+  effects: ReplyEffects = NO_EFFECTS,
+): RecipientOutcome[] {
   if (result.kind === 'unreachable') {
     const refused = result.tlsFailures?.[0]?.outcome;
-    return everyone(group, {
-      kind: 'deferred',
-      error: result.error,
-      details: { reason: result.error, hosts_tried: result.hostsTried, ...(refused ? { tls: refused } : {}) },
+    return group.items.map((item) => {
+      const notBefore = effects.notBefore.get(item.address.toLowerCase());
+      return {
+        kind: 'deferred',
+        error: result.error,
+        ...(notBefore === undefined ? {} : { notBefore }),
+        details: { reason: result.error, hosts_tried: result.hostsTried, ...(refused ? { tls: refused } : {}) },
+      };
     });
   }
   const replies = new Map(result.recipients.map((r) => [r.address.toLowerCase(), r.reply]));
   return group.items.map((item) => {
-    const reply = replies.get(item.address.toLowerCase());
+    const address = item.address.toLowerCase();
+    const reply = replies.get(address);
     if (!reply) return { kind: 'deferred', error: 'no reply for this recipient', details: { mx_host: result.mxHost } };
     const c = classifyReply(reply);
     const details = {
@@ -134,6 +162,17 @@ function fromTransaction(group: DeliveryGroup, result: AttemptResult): Recipient
       response: reply.raw,
       ...(reply.enhanced ? { enhanced_status: reply.enhanced } : {}),
     };
+    const notBefore = effects.notBefore.get(address);
+    const wait = notBefore === undefined ? {} : { notBefore };
+    // A block of this node's IP suspends the provider (provider-gate.ts): the recipient is not at
+    // fault and its mail goes out once the suspension ends, so it is deferred, not failed.
+    if (c.outcome === 'failed' && effects.deferBlocked.has(address))
+      return {
+        kind: 'deferred',
+        error: details.response,
+        ...wait,
+        details: { ...details, bounce_class: c.bounceClass, bounce_reason: c.reason, provider_suspended: true },
+      };
     switch (c.outcome) {
       case 'delivered':
         return { kind: 'delivered', details };
@@ -141,6 +180,7 @@ function fromTransaction(group: DeliveryGroup, result: AttemptResult): Recipient
         return {
           kind: 'deferred',
           error: details.response,
+          ...wait,
           details: { ...details, bounce_class: c.bounceClass, bounce_reason: c.reason },
         };
       case 'failed':
@@ -190,6 +230,7 @@ async function renderDeferred(
   group: DeliveryGroup,
   keys: DkimKey[],
   now: number,
+  prefix: string,
 ): Promise<Buffer> {
   const m = group.message;
   await yieldToLoop(); // reading the body is a synchronous read of megabytes on SQLite: its own turn
@@ -213,6 +254,7 @@ async function renderDeferred(
     tracking: m.tracking,
     recipient,
     sign: { keys, now },
+    prefix,
   });
 }
 
@@ -232,17 +274,42 @@ export async function deliverGroup(ctx: DeliveryContext, group: DeliveryGroup): 
   }
 }
 
+/** The MX route of a group that leaves the machine, or null for mail that stays local. */
+type Route = Awaited<ReturnType<typeof resolveRoute>> | null;
+
+/** A group's jobs are never held past the queue lifetime of its oldest: that attempt goes out, and its outcome decides. */
+function pastLifetime(ctx: DeliveryContext, group: DeliveryGroup, now: number): boolean {
+  const first = Math.min(...group.items.map((i) => i.job.created_at));
+  return now >= Number(first) + ctx.deps.config.maxQueueLifetime;
+}
+
 async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<GroupResult> {
   const { deps } = ctx;
   const m = group.message;
+  const local = staysLocal(ctx, group);
+  // The route first, for the provider check: a held group is neither signed nor counted.
+  const route: Route = local
+    ? null
+    : await resolveRoute(deps.resolver, group.recipientDomain, {
+        mxPort: deps.config.mxPort,
+        relayHost: deps.config.relayHost,
+      });
+  if (route?.kind === 'deliver' && ctx.shaping !== undefined) {
+    // The most preferred host decides: the others are the same provider's fallbacks.
+    const provider: Provider = ctx.shaping.table.of(route.destinations[0]?.host);
+    const decision = await checkProvider(deps, ctx.shaping, provider, group.items.length);
+    if (decision.kind === 'hold' && !pastLifetime(ctx, group, deps.clock.now()))
+      return { group, signedAt: null, outcomes: [], held: { until: decision.until, reason: decision.reason } };
+  }
   let signed: Buffer;
   let signedAt: number;
   let signature: SignedCopy;
   try {
     const keys = dkimKeys(ctx, group);
+    const prefix = feedbackIdField(m, deps.config.feedbackSenderId);
     if (m.deferredSize > 0) {
       signedAt = deps.clock.now();
-      signed = await renderDeferred(ctx, group, keys, signedAt);
+      signed = await renderDeferred(ctx, group, keys, signedAt, prefix);
       await yieldToLoop(); // the transport may store it synchronously (the sandbox mailbox)
     } else {
       // Stored as latin1 so every byte of a relayed message survives the text column unchanged.
@@ -252,9 +319,9 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
           ? Buffer.from(m.mime, 'latin1')
           : renderMime(m.draft!);
       signedAt = deps.clock.now();
-      signed = await ctx.signer.sign(raw, keys, signedAt);
+      signed = await ctx.signer.sign(Buffer.concat([Buffer.from(prefix, 'latin1'), raw]), keys, signedAt);
     }
-    signature = signedCopy(signed, keys.length);
+    signature = signedCopy(signed, keys.length + 1);
   } catch (err) {
     // A message that cannot be rendered or signed is never sent unsigned: unsigned mail would fail
     // DMARC and hurt the domain's reputation.
@@ -275,7 +342,7 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
   let destinations: Destination[];
   let notes: PolicyNote[] | null = null;
   let transport = ctx.transport;
-  if (staysLocal(ctx, group)) {
+  if (route === null) {
     if (!deps.config.sandbox) {
       if (ctx.localTransport === undefined) {
         return {
@@ -292,10 +359,6 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     }
     destinations = [{ host: 'sandbox', port: 0 }];
   } else {
-    const route = await resolveRoute(deps.resolver, group.recipientDomain, {
-      mxPort: deps.config.mxPort,
-      relayHost: deps.config.relayHost,
-    });
     if (route.kind === 'reject')
       return {
         group,
@@ -312,8 +375,10 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
       };
     destinations = route.destinations;
     // The provider is known only now, from the MX host the route leads to.
-    const held = ctx.heldProvider?.(destinationProvider(destinations[0]?.host), m.accountId);
-    if (held !== undefined) return { group, signedAt: null, outcomes: [], held };
+    const firstHost = destinations[0]?.host;
+    const provider = ctx.shaping?.table.of(firstHost) ?? destinationProvider(firstHost);
+    const held = ctx.heldProvider?.(provider, m.accountId);
+    if (held !== undefined) return { group, signedAt: null, outcomes: [], holdBy: held };
     // MTA-STS and DANE are policies of the recipient domain's MX hosts: a smarthost is the operator's choice.
     if (deps.config.relayHost === null) {
       const security = await planSecurity(deps, group.recipientDomain, destinations);
@@ -343,8 +408,26 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     raw: signed,
     attempt,
   });
+  let effects: ReplyEffects | undefined;
+  // The host that answered decides the provider whose state the replies change; a 421 instead of
+  // a session (the way some providers throttle) counts as that reply for every recipient.
+  const refusal = result.kind === 'unreachable' ? sessionRefusal(result.error) : null;
+  const replies =
+    result.kind === 'transaction'
+      ? result.recipients
+      : refusal === null
+        ? []
+        : group.items.map((i) => ({ address: i.address, reply: refusal }));
+  if (replies.length > 0 && ctx.shaping !== undefined && route !== null) {
+    const answered = ctx.shaping.table.of(result.kind === 'transaction' ? result.mxHost : result.hostsTried[0]);
+    effects = await observeReplies(deps, ctx.shaping, answered, replies, m.accountId).catch((err: unknown) => {
+      // Shaping state is advice: a failed write must not lose the outcome of mail already sent.
+      deps.log.error({ err, provider: answered }, 'recording what a provider replied failed');
+      return undefined;
+    });
+  }
   if (notes !== null) await countTls(ctx, group.recipientDomain, notes, destinations, result);
-  return { group, signedAt, signature, outcomes: fromTransaction(group, result) };
+  return { group, signedAt, signature, outcomes: fromTransaction(group, result, effects) };
 }
 
 /**

@@ -11,7 +11,8 @@ import { timedCommit } from '../metrics/metrics.js';
 import { deferralClass } from '../metrics/delivery-labels.js';
 import { activeHolds, holdJobs, HoldSet } from '../queue/holds.js';
 import type { DeliveryHoldTable } from '../storage/database.js';
-import { outcomeHost, outcomeProvider } from './destination-provider.js';
+import { outcomeHost } from './destination-provider.js';
+import { createProviderShaping } from './provider-gate.js';
 
 /**
  * The default of POSTHORN_QUEUE_LEASE: how long a claimed job stays ours unless renewed. A worker
@@ -55,8 +56,24 @@ export function startDeliveryWorker(
   const context: DeliveryContext = {
     ...ctx,
     deps,
+    shaping: ctx.shaping ?? createProviderShaping(deps),
     heldProvider: (provider, accountId) => holds.find('provider', provider, accountId),
   };
+  const shaping = context.shaping!;
+  // The shaping state as metrics (docs/observability.md): each provider's pace now, and this node's suspensions.
+  const unwatch = deps.metrics.onScrape(async () => {
+    const now = deps.clock.now();
+    for (const spec of shaping.table.list) {
+      if (!spec.adaptive) continue;
+      const { throttle, suspension } = await shaping.store.read(spec.name);
+      if (spec.perMinute !== null)
+        deps.metrics.providerRate.set({ provider: spec.name }, Math.min(spec.perMinute, throttle?.rate ?? Infinity));
+      deps.metrics.providerSuspended.set(
+        { provider: spec.name },
+        suspension !== null && suspension.until > now ? 1 : 0,
+      );
+    }
+  });
 
   const leaseMs = deps.config.queueLease;
   const recorder = createBatcher<GroupResult, void>(
@@ -163,7 +180,7 @@ export function startDeliveryWorker(
     let result: GroupResult;
     try {
       result = await deliverGroup(context, group);
-      if (result.held !== undefined) return await holdBack(group, result.held);
+      if (result.holdBy !== undefined) return await holdBack(group, result.holdBy);
     } catch (err) {
       // A fault in the attempt counts as a deferral, so the retry schedule and the queue lifetime
       // apply to it too: a message that always fails this way ends as `failed`, not retried forever.
@@ -174,6 +191,17 @@ export function startDeliveryWorker(
         signedAt: null,
         outcomes: group.items.map(() => ({ kind: 'deferred', error, details: { reason: error } })),
       };
+    }
+    if (result.held !== undefined) {
+      // Paced or suspended provider (provider-gate.ts): back to the queue for later, no attempt counted.
+      deps.log.debug({ ...logFields(group), until: result.held.until, reason: result.held.reason }, 'delivery held');
+      await releaseJobs(
+        deps.db,
+        group.items.map((i) => i.job.id),
+        workerId,
+        result.held.until,
+      ).catch((err: unknown) => deps.log.error({ err, ...logFields(group) }, 'releasing a held delivery failed'));
+      return;
     }
     try {
       await recorder.submit(result);
@@ -195,7 +223,8 @@ export function startDeliveryWorker(
       if (o === undefined) return;
       const d = o.details;
       const host = outcomeHost(d);
-      const provider = outcomeProvider(d, group.recipientDomain);
+      // The sandbox mailbox is no provider: its mail is labelled by the recipient's domain.
+      const provider = shaping.table.of(host === undefined || host === 'sandbox' ? group.recipientDomain : host);
       deps.metrics.deliveries.inc({ outcome: o.kind, provider });
       const tls = tlsLabels(o.kind, d.tls);
       if (tls) deps.metrics.deliveryTls.inc(tls);
@@ -241,6 +270,7 @@ export function startDeliveryWorker(
 
   return {
     async stop(timeoutMs) {
+      unwatch();
       const finished = await loop.stop(timeoutMs);
       // Attempts still running past the stop bound lose their leases to the other workers.
       clearInterval(renewal);

@@ -1,4 +1,4 @@
-import { providerOf, type Provider } from '../metrics/delivery-labels.js';
+import { providerOf, type Provider } from './providers.js';
 
 /**
  * The mailbox provider behind a destination host (an MX host, or the recipient domain when no MX

@@ -105,13 +105,19 @@ export function planOutcomes(
           // Time spent under a hold (docs/delivery-queue.md, Holds) is not queue lifetime.
           const heldAt = item.job.held_at ?? null;
           const heldFor = heldAt === null ? 0 : Math.max(0, now - Number(heldAt));
-          const next = nextRetry({
+          let next = nextRetry({
             attempts,
             firstAttemptAt: Number(item.job.created_at) + heldFor,
             now,
             schedule: cfg.retrySchedule,
             maxLifetime: cfg.maxQueueLifetime,
           });
+          // A reply's own "try again in N", or a provider suspension, pushes the retry later, within the queue lifetime.
+          if (next.kind === 'retry' && o.notBefore !== undefined && o.notBefore > next.at)
+            next =
+              o.notBefore > Number(item.job.created_at) + heldFor + cfg.maxQueueLifetime
+                ? { kind: 'give_up' }
+                : { kind: 'retry', at: o.notBefore };
           if (next.kind === 'retry') {
             // The provider of the MX host tried, so the queue can be listed and retried by provider.
             const host = outcomeHost(o.details);

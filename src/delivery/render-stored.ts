@@ -18,6 +18,8 @@ export interface RenderInput {
   recipient: { secret: Uint8Array; publicUrl: string; recipientId: string } | null;
   /** The DKIM keys (opened) and signing time, to sign on the same thread; none: returned unsigned. */
   sign?: { keys: DkimKey[]; now: number };
+  /** Header fields (CRLF-terminated, ASCII) put before the rendering and signed with it: the Feedback-ID (feedback-id.ts). */
+  prefix?: string;
 }
 
 /**
@@ -60,14 +62,18 @@ const keyCache = new KeyCache();
 export function renderFramed(input: RenderInput): Uint8Array {
   const full = renderStored(input, RENDER_ROOM);
   let start = RENDER_ROOM;
+  const prefix = input.prefix ?? '';
+  if (prefix.length > RENDER_ROOM / 2) throw new Error(`header fields before the message are ${prefix.length} bytes`);
+  start -= prefix.length;
+  full.write(prefix, start, 'latin1');
   let signed: Buffer | null = null;
   if (input.sign !== undefined && input.sign.keys.length > 0) {
-    const headers = dkimSignatures(full.subarray(RENDER_ROOM), input.sign.keys, keyCache, input.sign.now);
-    if (headers.length <= RENDER_ROOM - OFFSET_BYTES) {
+    const headers = dkimSignatures(full.subarray(start), input.sign.keys, keyCache, input.sign.now);
+    if (headers.length <= start - OFFSET_BYTES) {
       start -= headers.length;
       full.write(headers, start, 'latin1');
     } else {
-      signed = Buffer.concat([Buffer.from(headers, 'latin1'), full.subarray(RENDER_ROOM)]);
+      signed = Buffer.concat([Buffer.from(headers, 'latin1'), full.subarray(start)]);
     }
   }
   if (signed !== null) {

@@ -7,6 +7,8 @@ import type { AttemptResult, DeliveryAttempt, Destination, RecipientReply, Trans
 import { assertNoBareLineBreak } from './smtp/bare-line-break.js';
 import { judgeTls, type TlsOutcome } from './security/tls-outcome.js';
 import type { TlsFailure } from './transport.js';
+import { ProviderSlots } from './smtp/provider-slots.js';
+import type { ProviderTable } from './providers.js';
 
 export type { SmtpTimeouts } from './smtp/timeouts.js';
 
@@ -28,6 +30,12 @@ export interface SmtpTransportOptions {
   lookup?: LookupFunction;
   /** CAs that certificates are judged against (security/trust-store.ts); Node's roots when absent. */
   ca?: string[];
+  /**
+   * Mailbox providers and their limits (delivery/providers.ts): a provider's hosts share its
+   * `connections` and close sessions after its `messagesPerConnection`; hosts of no provider
+   * (`other`) keep the per-host limits above. None: every host is `other`.
+   */
+  providers?: ProviderTable;
   log: Logger;
 }
 
@@ -61,7 +69,14 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
   const pools = new Map<string, HostPool>();
   /** How each open session's TLS was judged against its host's policy, given with every transaction on it. */
   const judged = new WeakMap<SmtpSession, TlsOutcome>();
+  const slots = new ProviderSlots();
   let closed = false;
+
+  /** The provider of a destination and its limits; null for `other`, which keeps the per-host limits. */
+  function providerLimits(d: Destination): { name: string; connections: number; messagesPerConnection: number } | null {
+    const spec = opts.providers?.spec(opts.providers.of(d.host));
+    return spec === undefined || !spec.adaptive ? null : spec;
+  }
 
   async function openSession(d: Destination): Promise<SmtpSession> {
     const sessionOpts: SessionOptions = {
@@ -111,9 +126,11 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
     const key = `${d.host}:${d.port}${d.tls ? `:${policyKey(d)}` : ''}`;
     let pool = pools.get(key);
     if (pool === undefined) {
+      const provider = providerLimits(d);
       pool = new HostPool({
-        maxConnections: opts.maxConnectionsPerHost,
-        maxMessagesPerConnection: opts.maxMessagesPerConnection ?? DEFAULT_MAX_MESSAGES_PER_CONNECTION,
+        maxConnections: provider?.connections ?? opts.maxConnectionsPerHost,
+        maxMessagesPerConnection:
+          provider?.messagesPerConnection ?? opts.maxMessagesPerConnection ?? DEFAULT_MAX_MESSAGES_PER_CONNECTION,
         idleMs: timeouts.idle,
         open: () => openSession(d),
         // Pools of hosts no longer talked to are dropped, so the map does not grow with every MX ever seen.
@@ -127,6 +144,17 @@ export function createSmtpTransport(opts: SmtpTransportOptions): Transport {
   }
 
   async function sendVia(d: Destination, attempt: DeliveryAttempt): Promise<HostOutcome> {
+    const provider = providerLimits(d);
+    if (provider === null) return sendOnPool(d, attempt);
+    await slots.acquire(provider.name, provider.connections);
+    try {
+      return await sendOnPool(d, attempt);
+    } finally {
+      slots.release(provider.name);
+    }
+  }
+
+  async function sendOnPool(d: Destination, attempt: DeliveryAttempt): Promise<HostOutcome> {
     // A pooled session the server has meanwhile dropped fails before answering anything (see
     // SmtpSession.transact): nothing was sent, so another session retries, at most once per slot.
     for (let tries = 0; ; tries++) {

@@ -7,6 +7,7 @@ import { createSmtpTransport } from './smtp-transport.js';
 import type { Transport } from './transport.js';
 import { resolverLookup } from './smtp/resolver-lookup.js';
 import { trustedCas } from './security/trust-store.js';
+import { createProviderShaping } from './provider-gate.js';
 
 /** How long a stopping worker waits for attempts in flight (a stop must finish within a bounded time). */
 const STOP_TIMEOUT_MS = 8_000;
@@ -35,6 +36,7 @@ export async function startDelivery(
     deps.metrics.dkimBusyThreads.set(s.busyThreads);
     deps.metrics.dkimQueued.set(s.queued);
   });
+  const shaping = createProviderShaping(deps);
   // Sandbox mode never sends to the internet: its transport is the local mailbox.
   const transport = deps.config.sandbox
     ? local.transport()
@@ -43,6 +45,7 @@ export async function startDelivery(
         maxConnectionsPerHost: deps.config.mxMaxConnections,
         lookup: resolverLookup(deps.resolver),
         ...(deps.config.tlsCaFile ? { ca: trustedCas(deps.config.tlsCaFile) } : {}),
+        providers: shaping.table,
         log: deps.log,
       });
   const secrets = { returnPathSecret: await returnPathSecret(deps), trackingSecret: await trackingSecret(deps) };
@@ -50,7 +53,7 @@ export async function startDelivery(
   const localTransport = deps.config.sandbox ? undefined : local.transport();
   const worker = startDeliveryWorker(
     deps,
-    { signer, transport, ...(localTransport ? { localTransport } : {}), ...secrets },
+    { signer, transport, shaping, ...(localTransport ? { localTransport } : {}), ...secrets },
     {
       concurrency: deps.config.deliveryConcurrency,
       claimBatch: 200,

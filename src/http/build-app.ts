@@ -39,6 +39,7 @@ import { queueRoutes } from './routes/queue.js';
 import { VERSION } from '../core/version.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { noticeRoutes } from './routes/notices.js';
+import { providerRoutes } from './routes/providers.js';
 
 /** What a route handler may throw: Fastify's own errors, a validation failure, or an ApiError to send as is. */
 interface FastifyRouteError {
@@ -253,6 +254,7 @@ export function buildApp(
   app.register(docsRoutes());
   app.register(messageRoutes(deps));
   app.register(noticeRoutes(deps));
+  app.register(providerRoutes(deps));
   app.register(dashboardRoutes());
   app.register(suppressionRoutes(deps));
   app.register(queueRoutes(deps));

@@ -9,7 +9,7 @@ import { findMessage, type MessageScope } from './message-view.js';
 
 /** A message's signed source, as one signing produced it. */
 export interface MessageSource {
-  /** The message as handed to delivery: the DKIM-Signature fields, then the message. */
+  /** The message as handed to delivery: the DKIM-Signature fields (and Feedback-ID), then the message. */
   raw: Buffer;
   id: string;
   /** The recipients this copy went to (one, for a message with per-recipient tracking). */
@@ -20,11 +20,12 @@ export interface MessageSource {
 /**
  * The signed source of message `idText` as delivered (docs/api.md, `GET /v1/messages/{id}/content`):
  * the copy last signed (for `recipient`, the copy last signed for that recipient). Only the
- * DKIM-Signature fields of each signing are stored (message_signatures); the message is rendered
- * again from its stored body, exactly as delivery renders it (renderStored; rendering is
- * deterministic, mime/render-mime.ts mimeBoundary), and the result must match the SHA-256 stored
- * at signing, or it is not given out as the source. 404 `not_found` once the body is purged
- * (POSTHORN_BODY_RETENTION), before the first signing, and for a send refused before queueing.
+ * fields each signing added are stored (message_signatures: the DKIM-Signature fields and the
+ * Feedback-ID); the message is rendered again from its stored body, exactly as delivery renders it
+ * (renderStored; rendering is deterministic, mime/render-mime.ts mimeBoundary), and the result
+ * must match the SHA-256 stored at signing, or it is not given out as the source. 404 `not_found`
+ * once the body is purged (POSTHORN_BODY_RETENTION), before the first signing, and for a send
+ * refused before queueing.
  */
 export async function messageSource(
   deps: Pick<Deps, 'db' | 'config' | 'ids' | 'log'>,

@@ -1,33 +1,9 @@
 /**
- * The labels of the delivery metrics (docs/observability.md): the mailbox provider a recipient's
- * mail went to, and the class of a deferral. Both are few fixed values, so a Prometheus series
- * never exists per domain or per reply text.
+ * The labels of the delivery metrics (docs/observability.md): the class of a deferral, a few fixed
+ * values, so a Prometheus series never exists per reply text. The other label, the mailbox
+ * provider, is delivery/providers.ts's (`providerOf`, and the configured table's `of`): it decides
+ * delivery limits too, and metrics/ must not import delivery/, which imports it.
  */
-
-/** Every provider label, for the queue's `--provider` filter and holds (docs/delivery-queue.md). */
-export const PROVIDER_NAMES = ['gmail', 'outlook', 'yahoo', 'other'] as const;
-export type Provider = (typeof PROVIDER_NAMES)[number];
-
-/** MX host name suffixes of the large providers (their published MX records), and their own mail domains. */
-const PROVIDERS: readonly { provider: Exclude<Provider, 'other'>; suffixes: readonly string[] }[] = [
-  { provider: 'gmail', suffixes: ['google.com', 'googlemail.com', 'gmail.com'] },
-  {
-    provider: 'outlook',
-    suffixes: ['outlook.com', 'hotmail.com', 'live.com', 'msn.com', 'office365.com', 'microsoft.com'],
-  },
-  { provider: 'yahoo', suffixes: ['yahoodns.net', 'yahoo.com', 'ymail.com', 'aol.com'] },
-];
-
-/** The provider behind `host` (an MX host name, or the recipient domain when no MX answered): by name suffix. */
-export function providerOf(host: string | null | undefined): Provider {
-  if (!host) return 'other';
-  // Events name a host on another port than 25 as `host:port` (smtp-transport.ts).
-  const name = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
-  for (const { provider, suffixes } of PROVIDERS) {
-    if (suffixes.some((s) => name === s || name.endsWith(`.${s}`))) return provider;
-  }
-  return 'other';
-}
 
 /** What a deferred outcome's details say (deliver-group.ts builds them). */
 interface DeferralFacts {

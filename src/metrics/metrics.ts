@@ -27,6 +27,11 @@ export interface Metrics {
   deferrals: Counter<'class' | 'provider'>;
   /** Recipients' delivery attempts by transport-security policy and what came of it (docs/delivery-transport-security.md). */
   deliveryTls: Counter<'policy' | 'result'>;
+  /** Delivery shaping (docs/delivery-shaping.md): the pace now, throttling replies, suspensions. */
+  providerRate: Gauge<'provider'>;
+  providerThrottles: Counter<'provider'>;
+  providerSuspensions: Counter<'provider'>;
+  providerSuspended: Gauge<'provider'>;
   queueDepth: Gauge<'state'>;
   queueOldestDue: Gauge<string>;
   dkimThreads: Gauge<string>;
@@ -106,6 +111,32 @@ export function createMetrics(withDefaults = true): Metrics {
       help: 'Delivery attempts per recipient that reached a TLS decision, by policy (none, mta-sts, dane) and result (validated, unvalidated, plaintext, refused).',
       labelNames: ['policy', 'result'],
       registers: [registry],
+    }),
+    providerRate: new Gauge({
+      name: 'posthorn_provider_rate_per_minute',
+      help: 'The pace a mailbox provider is sent to now, recipients per minute (its per_minute limit, lowered by throttling replies).',
+      labelNames: ['provider'],
+      registers: [registry],
+      ...scraped,
+    }),
+    providerThrottles: new Counter({
+      name: 'posthorn_provider_throttles_total',
+      help: 'Throttling replies (421, 4.7.x, rate wording) from a mailbox provider, one per recipient they answered for.',
+      labelNames: ['provider'],
+      registers: [registry],
+    }),
+    providerSuspensions: new Counter({
+      name: 'posthorn_provider_suspensions_total',
+      help: 'Times this node suspended delivery to a mailbox provider after a reputation block (5.7.x).',
+      labelNames: ['provider'],
+      registers: [registry],
+    }),
+    providerSuspended: new Gauge({
+      name: 'posthorn_provider_suspended',
+      help: '1 while this node sends nothing to the mailbox provider after a reputation block, else 0.',
+      labelNames: ['provider'],
+      registers: [registry],
+      ...scraped,
     }),
     queueDepth: new Gauge({
       name: 'posthorn_queue_depth',

@@ -12,6 +12,7 @@ export const NOTICE_KINDS = [
   'domain.complaint_rate',
   'domain.dkim_pending',
   'webhook.disabled',
+  'provider.suspended',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { RefusedError } from '../core/refused-error.js';
 import { findMessage } from '../messages/message-view.js';
 import { shownStatus, type RecipientStatusName } from '../messages/recipient-status.js';
-import type { Provider } from '../metrics/delivery-labels.js';
+import type { Provider } from '../delivery/providers.js';
 import { queueDomain, queueProvider, type QueueScope } from './queue-scope.js';
 
 /** Where a job stands (docs/delivery-queue.md, Listing the queue). */

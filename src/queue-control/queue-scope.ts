@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { Actor } from '../core/actor.js';
 import { RefusedError } from '../core/refused-error.js';
-import { PROVIDER_NAMES } from '../metrics/delivery-labels.js';
+import { PROVIDER_NAMES } from '../delivery/providers.js';
 import type { Database } from '../storage/database.js';
 
 /**

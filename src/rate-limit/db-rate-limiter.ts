@@ -11,14 +11,16 @@ import type { RateLimiter } from './rate-limiter.js';
  */
 export function createDbRateLimiter(db: Kysely<Database>): RateLimiter {
   return {
-    async take(key, perSecond, nowMs) {
+    async take(key, perSecond, nowMs, opts = {}) {
       const now = Math.round(nowMs * 1000);
+      const cost = opts.cost ?? 1;
       const interval = Math.max(1, Math.round(1_000_000 / perSecond));
-      const tolerance = interval * (perSecond - 1);
+      const tolerance = Math.round(interval * (Math.max(opts.burst ?? perSecond, cost) - cost));
+      const step = interval * cost;
       const rows = await sql<{ tat: number }>`
-        INSERT INTO rate_limits (key, tat) VALUES (${key}, ${now + interval})
+        INSERT INTO rate_limits (key, tat) VALUES (${key}, ${now + step})
         ON CONFLICT (key) DO UPDATE
-          SET tat = (CASE WHEN rate_limits.tat > ${now} THEN rate_limits.tat ELSE ${now} END) + ${interval}
+          SET tat = (CASE WHEN rate_limits.tat > ${now} THEN rate_limits.tat ELSE ${now} END) + ${step}
           WHERE rate_limits.tat - ${tolerance} <= ${now}
         RETURNING tat`.execute(db);
       if (rows.rows.length > 0) return { ok: true };

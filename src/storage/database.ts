@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 /**
  * Kysely table types: the one description of Posthorn's storage, shared by SQLite and PostgreSQL.
  * Times are epoch milliseconds in BIGINT columns (SQL never calls now(): CONTRIBUTING.md, Conventions),
@@ -29,6 +30,8 @@ export interface Database {
   users: UserTable;
   user_sessions: UserSessionTable;
   audit_log: AuditLogTable;
+  provider_throttles: ProviderThrottleTable;
+  provider_suspensions: ProviderSuspensionTable;
   templates: TemplateTable;
   template_versions: TemplateVersionTable;
   message_signatures: MessageSignatureTable;
@@ -498,7 +501,10 @@ export interface MessageSignatureTable {
   recipient_ids: string;
   /** The signing time (DKIM `t=`), epoch ms. */
   signed_at: number;
-  /** The DKIM-Signature fields, CRLF-terminated, as prepended to the message. */
+  /**
+   * The fields delivery prepended to the stored message, CRLF-terminated: the DKIM-Signature fields
+   * and, for copies signed since Feedback-ID was added, the Feedback-ID (delivery/deliver-group.ts, signedCopy).
+   */
   fields: string;
   /** SHA-256 of the signed message (fields and message), base64. */
   digest: string;
@@ -566,4 +572,26 @@ export interface TlsReportTable {
   sent_at: number | null;
   attempts: number;
   last_error: string | null;
+}
+
+/** A provider's adaptive pace (delivery/provider-state.ts, rule in delivery/rate-controller.ts). */
+export interface ProviderThrottleTable {
+  provider: string;
+  /** Recipients per minute now. */
+  rate: number;
+  decreased_at: Generated<number>;
+  increased_at: Generated<number>;
+  throttle_events: Generated<number>;
+  last_throttle_at: number | null;
+  last_reply: string | null;
+  updated_at: number;
+}
+
+/** A provider one node (POSTHORN_HOSTNAME) sends nothing to until `until`, after a reputation block. */
+export interface ProviderSuspensionTable {
+  provider: string;
+  node: string;
+  since: number;
+  until: number;
+  reply: string;
 }

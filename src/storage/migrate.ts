@@ -17,6 +17,7 @@ import * as m0016 from './migrations/0016-users.js';
 import * as m0017 from './migrations/0017-bounce-reason.js';
 import * as m0018 from './migrations/0018-queue-control.js';
 import * as m0019 from './migrations/0019-transport-security.js';
+import * as m0020 from './migrations/0020-provider-shaping.js';
 import * as m0021 from './migrations/0021-dkim-rotation.js';
 import * as m0022 from './migrations/0022-cluster.js';
 
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-bounce-reason': m0017,
   '0018-queue-control': m0018,
   '0019-transport-security': m0019,
+  '0020-provider-shaping': m0020,
   '0021-dkim-rotation': m0021,
   '0022-cluster': m0022,
 };

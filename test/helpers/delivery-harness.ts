@@ -17,6 +17,7 @@ import { returnPathSecret } from '../../src/delivery/return-path.js';
 import { trackingSecret } from '../../src/tracking/secret.js';
 import { createSmtpTransport, type SmtpTimeouts } from '../../src/delivery/smtp-transport.js';
 import type { Transport } from '../../src/delivery/transport.js';
+import { providerTable } from '../../src/delivery/providers.js';
 import { addDomain } from '../../src/domains/add-domain.js';
 import { createResolver } from '../../src/domains/create-resolver.js';
 import { domainRecords } from '../../src/domains/dns-records.js';
@@ -182,6 +183,9 @@ export async function createDeliveryHarness(dialect: DialectName, opts: HarnessO
       : createSmtpTransport({
           heloName: deps.config.hostname,
           maxConnectionsPerHost: opts.mxMaxConnections ?? 10,
+          // MX host names of the zone (e.g. a provider-like mx.test-gmail.example) resolve through the loopback DNS server, as in serve.
+          lookup: resolverLookup(deps.resolver),
+          providers: providerTable(deps.config.providers, opts.mxMaxConnections ?? 10),
           log: pino({ level: 'silent' }),
           ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
           ...(opts.namedMx

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PROVIDER_NAMES } from '../../metrics/delivery-labels.js';
+import { PROVIDER_NAMES } from '../../delivery/providers.js';
 import { QUEUE_STATUSES } from '../../queue-control/list-queue.js';
 import { HOLD_SCOPES } from '../../queue/holds.js';
 import { NextCursor, NullableTimestamp, PageQuery, Timestamp } from './common.js';
