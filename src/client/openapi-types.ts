@@ -7153,7 +7153,7 @@ export interface operations {
          * @description A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to.
          * @example gmail
          */
-        provider?: 'gmail' | 'outlook' | 'yahoo' | 'other';
+        provider?: 'gmail' | 'outlook' | 'yahoo' | 'apple' | 'other';
         /** @description `queued` (not tried yet), `deferred` (tried, to be tried again), `scheduled` (its send time is ahead), `suspended` (pushed back by a hold, waiting for it to end) */
         status?: 'queued' | 'deferred' | 'scheduled' | 'suspended';
         limit?: number;
@@ -7186,7 +7186,7 @@ export interface operations {
                */
               domain: string;
               /** @description The provider of the MX host last tried; null before a route was resolved. */
-              provider: ('gmail' | 'outlook' | 'yahoo' | 'other') | null;
+              provider: ('gmail' | 'outlook' | 'yahoo' | 'apple' | 'other') | null;
               /**
                * @description `queued` (not tried yet), `deferred` (tried, to be tried again), `scheduled` (its send time is ahead), `suspended` (pushed back by a hold, waiting for it to end)
                * @enum {string}
@@ -7358,7 +7358,7 @@ export interface operations {
            * @example gmail
            * @enum {string}
            */
-          provider?: 'gmail' | 'outlook' | 'yahoo' | 'other';
+          provider?: 'gmail' | 'outlook' | 'yahoo' | 'apple' | 'other';
           /**
            * @description When the hold ends by itself: ISO 8601 with an offset, Unix seconds, or a duration such as 2h.
            * @example 2h
@@ -7544,7 +7544,7 @@ export interface operations {
            * @example gmail
            * @enum {string}
            */
-          provider?: 'gmail' | 'outlook' | 'yahoo' | 'other';
+          provider?: 'gmail' | 'outlook' | 'yahoo' | 'apple' | 'other';
         };
       };
     };
@@ -7651,7 +7651,7 @@ export interface operations {
                  */
                 domain: string;
                 /** @description The provider of the MX host last tried; null before a route was resolved. */
-                provider: ('gmail' | 'outlook' | 'yahoo' | 'other') | null;
+                provider: ('gmail' | 'outlook' | 'yahoo' | 'apple' | 'other') | null;
                 /**
                  * @description `queued` (not tried yet), `deferred` (tried, to be tried again), `scheduled` (its send time is ahead), `suspended` (pushed back by a hold, waiting for it to end)
                  * @enum {string}
