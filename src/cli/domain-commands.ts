@@ -121,7 +121,7 @@ export const domainVerify: Command = {
       const head = ok
         ? `${view.domain} is verified: all four records match`
         : `${view.domain} is not verified (status: ${view.status})`;
-      // A pending DKIM rotation's record was found by this check: say that signing moved (docs/delivery-dkim-rotation.md).
+      // A pending DKIM rotation's record was found by this check: say that signing moved (docs/delivery.md).
       const moved =
         domain.dkim_selector !== row.dkim_selector && view.dkim.retired
           ? `\nDKIM signing moved from ${row.dkim_selector} to ${domain.dkim_selector}; keep ${view.dkim.retired.name} published until ${view.dkim.retired.remove_after}.`
@@ -140,7 +140,7 @@ export const domainVerify: Command = {
 
 /**
  * `domain rotate-dkim DOMAIN`: a new DKIM key under a new selector, pending until its record is
- * found in DNS; prints the record to publish (docs/delivery-dkim-rotation.md).
+ * found in DNS; prints the record to publish (docs/delivery.md).
  */
 export const domainRotateDkim: Command = {
   words: 'domain rotate-dkim',

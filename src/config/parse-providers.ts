@@ -1,7 +1,7 @@
 import { parseDnsName } from './parse-value.js';
 
 /**
- * One provider as POSTHORN_PROVIDERS gives it (docs/delivery-shaping.md): MX host name suffixes to
+ * One provider as POSTHORN_PROVIDERS gives it (docs/delivery.md): MX host name suffixes to
  * add to it, and any of its limits to change. delivery/providers.ts merges these with the built-in
  * table; a limit left out keeps the built-in one (or `other`'s, for a new provider).
  */

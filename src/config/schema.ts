@@ -33,7 +33,7 @@ export interface Config {
   domainGracePeriod: number;
   schedulerInterval: number;
   databasePoolSize: number;
-  /** Rotate a domain's DKIM key once it is this many days old; 0: never on schedule (docs/delivery-dkim-rotation.md). */
+  /** Rotate a domain's DKIM key once it is this many days old; 0: never on schedule (docs/delivery.md). */
   dkimRotateDays: number;
   /** How long a retired DKIM selector's record stays listed after signing moved off it. */
   dkimRetireAfter: number;
@@ -350,7 +350,7 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     default: () => 0,
     defaultText: '`0` (off)',
     description:
-      'Start a DKIM key rotation for each domain whose signing key is older than this many days (e.g. `180`); 0 turns the schedule off. Each domain may set its own (docs/delivery-dkim-rotation.md). A rotation never breaks signing: the old key signs until the new record is found in DNS.',
+      'Start a DKIM key rotation for each domain whose signing key is older than this many days (e.g. `180`); 0 turns the schedule off. Each domain may set its own (docs/delivery.md). A rotation never breaks signing: the old key signs until the new record is found in DNS.',
   }),
   entry({
     key: 'dkimRetireAfter',
@@ -401,9 +401,9 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     env: 'POSTHORN_PROVIDERS',
     parse: parseProviders,
     default: () => [],
-    defaultText: 'the built-in list (gmail, outlook, yahoo, apple; docs/delivery-shaping.md)',
+    defaultText: 'the built-in list (gmail, outlook, yahoo, apple; docs/delivery.md)',
     description:
-      'Mailbox providers that MX hosts roll up into, by host name suffix, with their limits: `name=suffix,suffix;name=suffix` adds suffixes (to a built-in provider, or as a new one), or JSON `{"gmail":{"suffixes":[…],"connections":20,"messages_per_connection":100,"per_minute":1200}}` also sets limits. See docs/delivery-shaping.md.',
+      'Mailbox providers that MX hosts roll up into, by host name suffix, with their limits: `name=suffix,suffix;name=suffix` adds suffixes (to a built-in provider, or as a new one), or JSON `{"gmail":{"suffixes":[…],"connections":20,"messages_per_connection":100,"per_minute":1200}}` also sets limits. See docs/delivery.md.',
   }),
   entry({
     key: 'providerSuspend',
@@ -702,7 +702,7 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     default: () => null,
     defaultText: "none (the system's roots)",
     description:
-      "PEM file of certificate authorities trusted in addition to Node's built-in roots when validating recipient MX certificates and MTA-STS policy hosts (docs/delivery-transport-security.md).",
+      "PEM file of certificate authorities trusted in addition to Node's built-in roots when validating recipient MX certificates and MTA-STS policy hosts (docs/delivery.md).",
   }),
 ];
 

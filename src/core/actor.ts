@@ -2,7 +2,7 @@
  * Who made a management change, for the audit log (docs/management.md, Audit log): an account
  * token (by its name), a dashboard user (by email), or the `posthorn` CLI run by an operator with
  * a shell on the server, or the scheduler role acting on a setting (a DKIM rotation's steps,
- * docs/delivery-dkim-rotation.md). `ip` is the caller's address for HTTP callers.
+ * docs/delivery.md). `ip` is the caller's address for HTTP callers.
  */
 export type Actor =
   | { kind: 'cli' }

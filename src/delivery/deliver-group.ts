@@ -88,7 +88,7 @@ export interface DeliveryContext {
    * rejected. Either way it never reaches the internet.
    */
   localTransport?: Transport;
-  /** The hold on mail of `accountId` to `provider`, if one is in force (docs/delivery-queue.md, Holds). */
+  /** The hold on mail of `accountId` to `provider`, if one is in force (docs/delivery.md, Holds). */
   heldProvider?: (provider: Provider, accountId: string) => DeliveryHoldTable | undefined;
 }
 
@@ -157,7 +157,7 @@ function fromTransaction(
     const c = classifyReply(reply);
     const details = {
       mx_host: result.mxHost,
-      // The session's TLS as judged against the host's policy (docs/delivery-transport-security.md).
+      // The session's TLS as judged against the host's policy (docs/delivery.md).
       tls: result.tlsOutcome ?? result.tls,
       response: reply.raw,
       ...(reply.enhanced ? { enhanced_status: reply.enhanced } : {}),

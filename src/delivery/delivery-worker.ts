@@ -51,7 +51,7 @@ export function startDeliveryWorker(
   opts: DeliveryWorkerOptions,
 ): DeliveryWorker {
   const workerId = `${hostname()}:${process.pid}:${deps.ids.random(4).toString('hex')}`;
-  /** The holds in force, read again with every claim (docs/delivery-queue.md, Holds). */
+  /** The holds in force, read again with every claim (docs/delivery.md, Holds). */
   let holds = new HoldSet([]);
   const context: DeliveryContext = {
     ...ctx,
@@ -140,7 +140,7 @@ export function startDeliveryWorker(
     }
   }
 
-  /** Puts a group back unattempted while `hold` is in force (docs/delivery-queue.md, Holds). */
+  /** Puts a group back unattempted while `hold` is in force (docs/delivery.md, Holds). */
   async function holdBack(group: DeliveryGroup, hold: DeliveryHoldTable): Promise<void> {
     try {
       await holdJobs(

@@ -1,5 +1,5 @@
 /**
- * The `Feedback-ID` header (docs/delivery-shaping.md, Feedback-ID): Gmail's feedback loop reports
+ * The `Feedback-ID` header (docs/delivery.md, Feedback-ID): Gmail's feedback loop reports
  * complaint rates per value of each of its colon-separated fields, `a:b:c:SenderId`, at most four,
  * the last one constant for the sender. Posthorn's fields are the campaign (the message's first
  * tag), the account, the sending domain and POSTHORN_FEEDBACK_SENDER_ID. It is added before DKIM

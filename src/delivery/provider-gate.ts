@@ -6,7 +6,7 @@ import { providerTable, type Provider, type ProviderTable } from './providers.js
 import { burstOf } from './rate-controller.js';
 
 /**
- * Automatic delivery shaping per mailbox provider (docs/delivery-shaping.md): whether a group may
+ * Automatic delivery shaping per mailbox provider (docs/delivery.md): whether a group may
  * go to its provider now (checkProvider, the one check of the delivery path), and what the
  * provider's replies change (observeReplies).
  */

@@ -4,7 +4,7 @@ import type { ReplyFacts } from './classify-reply.js';
 /**
  * What a reply says about the provider as a whole, apart from the recipient's own outcome
  * (classify-reply.ts): slow down (`throttle`), or stop sending from this IP (`block`). Read by
- * provider-shaping.ts to lower a provider's pace and to suspend it (docs/delivery-shaping.md).
+ * provider-shaping.ts to lower a provider's pace and to suspend it (docs/delivery.md).
  */
 export type ProviderSignal = { kind: 'throttle'; rule: string } | { kind: 'block'; rule: string };
 

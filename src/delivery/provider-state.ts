@@ -7,7 +7,7 @@ import type { Provider } from './providers.js';
  * The stored shaping state of the providers (provider_throttles, provider_suspensions: migration
  * 0020), read by the delivery path through a short cache and written when a reply changes it. On
  * PostgreSQL every node of the cluster shares the pace; a suspension is this node's own
- * (docs/delivery-shaping.md).
+ * (docs/delivery.md).
  */
 
 /** How long the delivery path trusts what it last read; writes by this node update it at once. */

@@ -4,7 +4,7 @@ import { providerTable, type ProviderSpec } from './providers.js';
 
 /**
  * The providers as `posthorn provider list|show` and `GET /v1/providers` show them: the configured
- * limits and the automatic shaping state read from the database now (docs/delivery-shaping.md).
+ * limits and the automatic shaping state read from the database now (docs/delivery.md).
  */
 export interface ProviderView {
   provider: string;

@@ -1,6 +1,6 @@
 /**
  * Mailbox providers: MX host names rolled up by suffix into the few operators that run most
- * mailboxes, each with its own delivery limits (docs/delivery-shaping.md). The provider is also the
+ * mailboxes, each with its own delivery limits (docs/delivery.md). The provider is also the
  * `provider` label of the delivery metrics (docs/observability.md), so a Prometheus series never
  * exists per host or per domain.
  */
@@ -132,7 +132,7 @@ export function providerTable(settings: readonly ProviderSetting[], otherConnect
   };
 }
 
-/** The built-in providers' names and `other`: what the queue's `provider` filters and holds accept (docs/delivery-queue.md). */
+/** The built-in providers' names and `other`: what the queue's `provider` filters and holds accept (docs/delivery.md). */
 export const PROVIDER_NAMES = ['gmail', 'outlook', 'yahoo', 'apple', OTHER] as const;
 
 const DEFAULT_TABLE = providerTable([], 10);

@@ -1,5 +1,5 @@
 /**
- * The adaptive pace of one provider (docs/delivery-shaping.md, Adaptive throttling): additive
+ * The adaptive pace of one provider (docs/delivery.md, Adaptive throttling): additive
  * increase, multiplicative decrease (AIMD, the rule TCP congestion control uses, RFC 5681 §3.1),
  * in recipients per minute between a floor and the provider's configured `per_minute`.
  *

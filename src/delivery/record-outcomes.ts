@@ -64,7 +64,7 @@ export function planOutcomes(
       suppress?: 'hard_bounce',
     ): NewEvent => newEvent(ids, m, { event: name, recipient, at, details, suppress });
     // The selectors this copy was signed with, so a DKIM rotation can be followed message by message
-    // (docs/delivery-dkim-rotation.md): a retry after a switch is signed with the new key.
+    // (docs/delivery.md): a retry after a switch is signed with the new key.
     const signedWith = {
       dkim_selector: m.dkim.selector,
       ...(m.dkim.ed25519 ? { dkim_ed25519_selector: m.dkim.ed25519.selector } : {}),
@@ -102,7 +102,7 @@ export function planOutcomes(
           return;
         case 'deferred': {
           const attempts = item.job.attempts + 1;
-          // Time spent under a hold (docs/delivery-queue.md, Holds) is not queue lifetime.
+          // Time spent under a hold (docs/delivery.md, Holds) is not queue lifetime.
           const heldAt = item.job.held_at ?? null;
           const heldFor = heldAt === null ? 0 : Math.max(0, now - Number(heldAt));
           let next = nextRetry({

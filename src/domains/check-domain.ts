@@ -84,7 +84,7 @@ export async function checkDomain(
   ]);
   const now = deps.clock.now();
   // A rotation's new record is found: signing moves to it in this same update, and its check is the
-  // DKIM check from now on (docs/delivery-dkim-rotation.md). The old record may be gone already.
+  // DKIM check from now on (docs/delivery.md). The old record may be gone already.
   const rotation = pendingCheck?.ok === true ? switchColumns(deps, domain, now) : null;
   const checks: DomainChecks =
     rotation !== null && pendingCheck !== null ? { ...currentChecks, dkim: pendingCheck } : currentChecks;

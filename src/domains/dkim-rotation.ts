@@ -1,5 +1,5 @@
 /**
- * DKIM key rotation without a gap (docs/delivery-dkim-rotation.md). Four steps, each audited:
+ * DKIM key rotation without a gap (docs/delivery.md). Four steps, each audited:
  *
  * 1. rotate (`domain.dkim_rotate`): a new RSA-2048 key under a new selector, stored sealed beside the
  *    signing key as `pending`. Signing goes on with the old key.

@@ -30,7 +30,7 @@ export interface RecordState {
 }
 
 /**
- * The domain's DKIM keys through a rotation (docs/delivery-dkim-rotation.md): the selector signing
+ * The domain's DKIM keys through a rotation (docs/delivery.md): the selector signing
  * now, the pending one waiting for its record, and the retired one whose record stays until a date.
  */
 export interface DkimState {
@@ -145,7 +145,7 @@ export function recordStates(config: Pick<Config, 'spfIncludeHost' | 'bounceHost
   const ed25519 = ed25519Record(d);
   if (ed25519 !== null) records.push(ed25519);
   const states: RecordState[] = records.map((r) => ({ ...r, ...recordStatus(r.purpose, r.value, checks[r.purpose]) }));
-  // A DKIM rotation's new record, to publish beside the signing one (docs/delivery-dkim-rotation.md).
+  // A DKIM rotation's new record, to publish beside the signing one (docs/delivery.md).
   const pending = pendingDkimRecord(d);
   if (pending !== null) {
     const check = d.dkim_pending_check === null ? undefined : (JSON.parse(d.dkim_pending_check) as CheckResult);

@@ -21,7 +21,7 @@ export function domainView(config: Pick<Config, 'spfIncludeHost' | 'bounceHost' 
       const r = ed25519Record(d);
       return r === null ? null : { type: r.type, name: r.name, value: r.value };
     })(),
-    /** The signing selector, a pending rotation's record and status, a retired selector's removal date (docs/delivery-dkim-rotation.md). */
+    /** The signing selector, a pending rotation's record and status, a retired selector's removal date (docs/delivery.md). */
     dkim: dkimState(config, d),
     /** Tracking and unsubscribe defaults for this domain's messages; each message may override them (docs/tracking.md). */
     tracking: {

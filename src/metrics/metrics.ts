@@ -25,9 +25,9 @@ export interface Metrics {
   commitSeconds: Histogram<'path'>;
   deliveries: Counter<'outcome' | 'provider'>;
   deferrals: Counter<'class' | 'provider'>;
-  /** Recipients' delivery attempts by transport-security policy and what came of it (docs/delivery-transport-security.md). */
+  /** Recipients' delivery attempts by transport-security policy and what came of it (docs/delivery.md). */
   deliveryTls: Counter<'policy' | 'result'>;
-  /** Delivery shaping (docs/delivery-shaping.md): the pace now, throttling replies, suspensions. */
+  /** Delivery shaping (docs/delivery.md): the pace now, throttling replies, suspensions. */
   providerRate: Gauge<'provider'>;
   providerThrottles: Counter<'provider'>;
   providerSuspensions: Counter<'provider'>;
@@ -45,7 +45,7 @@ export interface Metrics {
   smtpAuthFailures: Counter<string>;
   inboundReports: Counter<'kind' | 'match'>;
   dbPool: Gauge<'state'>;
-  /** Delivery holds in force (docs/delivery-queue.md), by scope: domain or provider. */
+  /** Delivery holds in force (docs/delivery.md), by scope: domain or provider. */
   deliveryHolds: Gauge<'scope'>;
   /** Queue operations (retry, cancel, suspend, resume) by action, and jobs pushed back by a hold (`held`). */
   queueActions: Counter<'action'>;

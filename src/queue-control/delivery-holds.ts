@@ -50,7 +50,7 @@ function view(h: DeliveryHoldTable): HoldView {
 /**
  * Holds mail to a recipient domain or provider (`posthorn queue suspend`, `POST /v1/queue/holds`):
  * the delivery engine puts its jobs back unattempted until the hold is resumed or `until` passes
- * (docs/delivery-queue.md, Holds). Suspending what is held already replaces the hold (new reason,
+ * (docs/delivery.md, Holds). Suspending what is held already replaces the hold (new reason,
  * new end).
  */
 export async function suspendDelivery(

@@ -5,7 +5,7 @@ import { shownStatus, type RecipientStatusName } from '../messages/recipient-sta
 import type { Provider } from '../delivery/providers.js';
 import { queueDomain, queueProvider, type QueueScope } from './queue-scope.js';
 
-/** Where a job stands (docs/delivery-queue.md, Listing the queue). */
+/** Where a job stands (docs/delivery.md, Listing the queue). */
 export const QUEUE_STATUSES = ['queued', 'deferred', 'scheduled', 'suspended'] as const;
 export type QueueStatus = (typeof QUEUE_STATUSES)[number];
 

@@ -7,7 +7,7 @@ import { PROVIDER_NAMES } from '../delivery/providers.js';
 import type { Database } from '../storage/database.js';
 
 /**
- * Whose queue a caller works on (docs/delivery-queue.md, Who may do what): an account token or
+ * Whose queue a caller works on (docs/delivery.md, Who may do what): an account token or
  * dashboard session its own account's messages, the CLI (the operator on the server) every
  * account's, or one account's with `--account`.
  */

@@ -1,5 +1,5 @@
 /**
- * Scheduled send (docs/api.md, Fields; docs/delivery-queue.md, Scheduled send): `send_at` of
+ * Scheduled send (docs/api.md, Fields; docs/delivery.md, Scheduled send): `send_at` of
  * POST /v1/send and the relay's `X-Posthorn-Send-At` header. The form is checked where the request
  * is read; the window, which needs the clock, by the pipeline's validate step (send/submit.ts).
  */

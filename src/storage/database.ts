@@ -90,7 +90,7 @@ export interface DomainTable {
    * then; the row stays for the mail it already accepted. Null while it is live; only live names are unique.
    */
   deleted_at: number | null;
-  /** When the signing key began to sign: the age POSTHORN_DKIM_ROTATE_DAYS is counted from (docs/delivery-dkim-rotation.md). */
+  /** When the signing key began to sign: the age POSTHORN_DKIM_ROTATE_DAYS is counted from (docs/delivery.md). */
   dkim_key_created_at: number | null;
   /** The domain's own rotation schedule in days; null follows POSTHORN_DKIM_ROTATE_DAYS, 0 never rotates on schedule. */
   dkim_rotate_days: number | null;
@@ -246,7 +246,7 @@ export interface JobTable {
   held_at?: number | null;
 }
 
-/** A held destination (docs/delivery-queue.md): its mail waits, unattempted, until resumed or `until`. */
+/** A held destination (docs/delivery.md): its mail waits, unattempted, until resumed or `until`. */
 export interface DeliveryHoldTable {
   /** `<scope>:<value>:<account id or *>`. */
   id: string;

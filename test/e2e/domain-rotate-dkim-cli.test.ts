@@ -1,5 +1,5 @@
 // `posthorn domain rotate-dkim` and the DKIM block of `domain show` through the real CLI, on each
-// test database, with the loopback DNS server as the resolver (docs/delivery-dkim-rotation.md):
+// test database, with the loopback DNS server as the resolver (docs/delivery.md):
 // the record to publish, the refusal while one is pending, the switch on `domain verify`, and the
 // retired selector with its removal date.
 import { after, before, describe, test } from 'node:test';

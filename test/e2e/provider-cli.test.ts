@@ -1,5 +1,5 @@
 // `posthorn provider list` and `provider show` as real child processes, on every test database:
-// the configured providers with the shaping state the delivery engine stored (docs/delivery-shaping.md).
+// the configured providers with the shaping state the delivery engine stored (docs/delivery.md).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCliDb, type CliDb } from '../helpers/cli-db.js';

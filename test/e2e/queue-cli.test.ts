@@ -1,4 +1,4 @@
-// Queue control and scheduled send end to end (docs/delivery-queue.md): a real `posthorn serve`
+// Queue control and scheduled send end to end (docs/delivery.md): a real `posthorn serve`
 // (api and delivery roles) on the real clock, the `posthorn queue …` CLI beside it on the same
 // database, a scripted sink MX and the loopback DNS server. A scheduled message survives a restart
 // of the server and arrives no earlier than its send_at; a cancelled one never arrives; a held

@@ -1,4 +1,4 @@
-// DKIM key rotation without a gap (docs/delivery-dkim-rotation.md), end to end on each test
+// DKIM key rotation without a gap (docs/delivery.md), end to end on each test
 // database: real 2048-bit keys, real SMTP to a sink MX on loopback, the loopback DNS server for both
 // the domain checks and mailauth's verification, and a fake clock moved instead of waiting.
 import { afterEach, describe, test } from 'node:test';

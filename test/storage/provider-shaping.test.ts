@@ -1,4 +1,4 @@
-// Delivery shaping per mailbox provider (docs/delivery-shaping.md), end to end: real SMTP over
+// Delivery shaping per mailbox provider (docs/delivery.md), end to end: real SMTP over
 // loopback to a scripted sink MX that the loopback DNS server names mx.test-gmail.example, which
 // POSTHORN_PROVIDERS rolls up into `gmail`; the fake clock is moved instead of sleeping, and the
 // pace is measured on the sink, in messages per window of that clock.

@@ -1,4 +1,4 @@
-// Queue control and scheduled send (docs/delivery-queue.md) on the real delivery engine: a fake
+// Queue control and scheduled send (docs/delivery.md) on the real delivery engine: a fake
 // clock, a real SMTP sink over loopback, the loopback DNS server, and the management API over real
 // HTTPS with every answer checked against the OpenAPI document by the typed client.
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Transport security of outbound delivery (docs/delivery-transport-security.md): MTA-STS policies
+// Transport security of outbound delivery (docs/delivery.md): MTA-STS policies
 // served by a real HTTPS server with a test CA, DANE TLSA answers with the AD bit from the loopback
 // DNS server, a real sink MX with and without a certificate valid for its name, and the daily
 // TLS-RPT report mailed to a sink mailbox. The fake clock is moved instead of sleeping.

@@ -21,7 +21,7 @@ export type SecurityPlan =
 type PlanDeps = Pick<Deps, 'db' | 'clock' | 'resolver' | 'config' | 'log'>;
 
 /**
- * The transport-security policy of each MX host of `domain` (docs/delivery-transport-security.md):
+ * The transport-security policy of each MX host of `domain` (docs/delivery.md):
  * DANE where the resolver returns authenticated TLSA records for the host (RFC 7672; it takes
  * precedence over MTA-STS, RFC 8461 §2), else the domain's MTA-STS policy, else opportunistic TLS.
  * Under an enforced MTA-STS policy the hosts its `mx` patterns do not name are dropped (§4.1).

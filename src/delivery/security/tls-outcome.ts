@@ -1,7 +1,7 @@
 import type { TlsaRecord } from './tlsa-query.js';
 import { matchTlsa } from './tlsa-match.js';
 
-/** The policy a delivery ran under (docs/delivery-transport-security.md; `details.tls.policy`). */
+/** The policy a delivery ran under (docs/delivery.md; `details.tls.policy`). */
 export type TlsPolicyName = 'none' | 'mta-sts' | 'dane';
 
 /** What a policy demands of the session to one MX host. */

@@ -1,6 +1,6 @@
 /**
  * A counting semaphore per mailbox provider: at most `limit` transactions at once to all of one
- * provider's hosts together (docs/delivery-shaping.md), as each host's pool caps its own sessions.
+ * provider's hosts together (docs/delivery.md), as each host's pool caps its own sessions.
  * Callers beyond the limit wait in FIFO order.
  */
 export class ProviderSlots {

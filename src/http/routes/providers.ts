@@ -6,7 +6,7 @@ import { ProviderList } from '../schemas/providers.js';
 
 /**
  * `GET /v1/providers`: the mailbox providers with their limits and automatic shaping state
- * (docs/delivery-shaping.md), what `posthorn provider list` prints. Admins only: it is the state of
+ * (docs/delivery.md), what `posthorn provider list` prints. Admins only: it is the state of
  * the whole installation, shared by every account, not of the caller's account.
  */
 export function providerRoutes(deps: Deps): FastifyPluginAsyncTypebox {

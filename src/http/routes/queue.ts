@@ -40,7 +40,7 @@ function oneDestination(body: {
 }
 
 /**
- * The account's delivery queue (docs/delivery-queue.md): its messages' unfinished jobs, retry and
+ * The account's delivery queue (docs/delivery.md): its messages' unfinished jobs, retry and
  * cancel, and holds on its own mail to a recipient domain or provider. An account sees and
  * changes only its own messages and holds; holds over every account's mail are the operator's
  * (`posthorn queue suspend`), which an account sees here but cannot lift. The work is in

@@ -52,7 +52,7 @@ const RecordStatusEnum = Type.Union(
   { description: 'What the last check saw, as for `records`' },
 );
 
-/** The DKIM keys through a rotation (docs/delivery-dkim-rotation.md). */
+/** The DKIM keys through a rotation (docs/delivery.md). */
 const DkimState = Type.Object(
   {
     selector: Type.String({ description: 'The selector mail is signed with now', examples: ['ph202611'] }),

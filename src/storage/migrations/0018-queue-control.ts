@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Queue control and scheduled send (docs/delivery-queue.md):
+ * Queue control and scheduled send (docs/delivery.md):
  * - `delivery_holds`: a destination (a recipient domain or a mailbox provider) whose mail is held
  *   back, for every account (`account_id` null, set by the operator) or for one account's mail. The
  *   id is `<scope>:<value>:<account id or *>`, so one destination has one hold per owner and a

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Outbound transport security (docs/delivery-transport-security.md). `mta_sts_policies` caches
+ * Outbound transport security (docs/delivery.md). `mta_sts_policies` caches
  * recipient domains' MTA-STS policies (RFC 8461 §5.1): kept in the database so a restart does not
  * forget them and every node of a PostgreSQL deployment enforces the same policy. `tls_report_counts`
  * holds the day's TLS outcomes per recipient domain for the aggregate reports of RFC 8460, and

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Automatic delivery shaping per mailbox provider (docs/delivery-shaping.md). `provider_throttles`
+ * Automatic delivery shaping per mailbox provider (docs/delivery.md). `provider_throttles`
  * holds each provider's adaptive pace, shared by every node of a PostgreSQL cluster (each reads it
  * with a short cache); `provider_suspensions` holds the providers a node (its sending IP, named by
  * POSTHORN_HOSTNAME) stopped sending to after a reputation block, and until when. Manual holds are

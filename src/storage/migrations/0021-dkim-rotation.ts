@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * DKIM key rotation without a gap (docs/delivery-dkim-rotation.md). A rotation makes a second RSA
+ * DKIM key rotation without a gap (docs/delivery.md). A rotation makes a second RSA
  * key under a new selector that waits, `pending`, until its record is found in DNS; only then does
  * signing move to it, and the old selector's record stays listed, `retired`, until a grace period
  * ends, so mail signed with the old key just before the switch still verifies (RFC 6376 §3.6.2:

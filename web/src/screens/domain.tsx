@@ -225,7 +225,7 @@ function DnsRecords({ d, canWrite, onChecked }: { d: Domain; canWrite: boolean; 
   );
 }
 
-/** A DKIM key rotation under way (docs/delivery-dkim-rotation.md): the pending record is in the table; the retired one is here. */
+/** A DKIM key rotation under way (docs/delivery.md): the pending record is in the table; the retired one is here. */
 function DkimRotation({ d }: { d: Domain }) {
   const { pending, retired, selector } = d.dkim;
   if (!pending && !retired) return null;
