@@ -7277,7 +7277,7 @@ export interface operations {
           'application/json': {
             holds: {
               /**
-               * @description `domain` (a recipient domain) or `provider` (gmail, outlook, yahoo, other)
+               * @description `domain` (a recipient domain) or `provider` (gmail, outlook, yahoo, apple, other)
                * @enum {string}
                */
               scope: 'domain' | 'provider';
@@ -7378,7 +7378,7 @@ export interface operations {
         content: {
           'application/json': {
             /**
-             * @description `domain` (a recipient domain) or `provider` (gmail, outlook, yahoo, other)
+             * @description `domain` (a recipient domain) or `provider` (gmail, outlook, yahoo, apple, other)
              * @enum {string}
              */
             scope: 'domain' | 'provider';
@@ -7451,7 +7451,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description `domain` (a recipient domain) or `provider` (gmail, outlook, yahoo, other) */
+        /** @description `domain` (a recipient domain) or `provider` (gmail, outlook, yahoo, apple, other) */
         scope: 'domain' | 'provider';
         /** @example example.org */
         value: string;

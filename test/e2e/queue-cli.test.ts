@@ -290,7 +290,7 @@ for (const dialect of testDialects()) {
       assert.match(unknown.stderr, /no message/);
       const badProvider = await cli('queue', 'suspend', '--provider', 'hotmail');
       assert.equal(badProvider.code, 1);
-      assert.match(badProvider.stderr, /provider must be one of gmail, outlook, yahoo, other/);
+      assert.match(badProvider.stderr, /provider must be one of gmail, outlook, yahoo, apple, other/);
       const badUntil = await cli('queue', 'suspend', '--domain', 'example.org', '--until', 'soon');
       assert.equal(badUntil.code, 1);
       assert.match(badUntil.stderr, /until/);

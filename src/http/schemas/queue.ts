@@ -109,7 +109,7 @@ export const RetryBody = Type.Object(
 const HoldScope = Type.Unsafe<(typeof HOLD_SCOPES)[number]>({
   type: 'string',
   enum: [...HOLD_SCOPES],
-  description: '`domain` (a recipient domain) or `provider` (gmail, outlook, yahoo, other)',
+  description: '`domain` (a recipient domain) or `provider` (gmail, outlook, yahoo, apple, other)',
 });
 
 export const Hold = Type.Object(
