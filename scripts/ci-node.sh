@@ -34,7 +34,7 @@ node -e "require('better-sqlite3-napi'); console.log('better-sqlite3-napi loads 
 node scripts/build-web.js
 node scripts/build-dist.js
 
-# One test file at a time: this runs beside the main suite on a two-core machine. Without filters:
+# One test file at a time by default (TEST_CONCURRENCY): this runs beside the main suite on a two-core machine. Without filters:
 # the unit tests, the storage tests of what differs between Node versions (the SQLite driver, worker
 # threads: large messages rendered off the event loop, DKIM signing, the WAL checkpointer; delivery),
 # and the start-up, serve and CLI end-to-end tests. The whole suite twice over would not fit CI's time
@@ -44,4 +44,4 @@ if [ $# -eq 0 ]; then
     test/storage/management-suppressions test/storage/inbound-reports \
     test/e2e/cli.test.ts test/e2e/serve.test.ts test/e2e/operator-errors.test.ts
 fi
-TEST_CONCURRENCY=1 node scripts/run-tests.js "$@"
+TEST_CONCURRENCY=${TEST_CONCURRENCY:-1} node scripts/run-tests.js "$@"
