@@ -294,12 +294,18 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
         mxPort: deps.config.mxPort,
         relayHost: deps.config.relayHost,
       });
-  if (route?.kind === 'deliver' && ctx.shaping !== undefined) {
+  if (route?.kind === 'deliver') {
     // The most preferred host decides: the others are the same provider's fallbacks.
-    const provider: Provider = ctx.shaping.table.of(route.destinations[0]?.host);
-    const decision = await checkProvider(deps, ctx.shaping, provider, group.items.length);
-    if (decision.kind === 'hold' && !pastLifetime(ctx, group, deps.clock.now()))
-      return { group, signedAt: null, outcomes: [], held: { until: decision.until, reason: decision.reason } };
+    const firstHost = route.destinations[0]?.host;
+    const provider: Provider = ctx.shaping?.table.of(firstHost) ?? destinationProvider(firstHost);
+    // An operator's hold on the provider (docs/delivery.md, Holds) comes before its pace.
+    const holdBy = ctx.heldProvider?.(provider, m.accountId);
+    if (holdBy !== undefined) return { group, signedAt: null, outcomes: [], holdBy };
+    if (ctx.shaping !== undefined) {
+      const decision = await checkProvider(deps, ctx.shaping, provider, group.items.length);
+      if (decision.kind === 'hold' && !pastLifetime(ctx, group, deps.clock.now()))
+        return { group, signedAt: null, outcomes: [], held: { until: decision.until, reason: decision.reason } };
+    }
   }
   let signed: Buffer;
   let signedAt: number;
@@ -374,11 +380,6 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
         outcomes: everyone(group, { kind: 'deferred', error: route.reason, details: { reason: route.reason } }),
       };
     destinations = route.destinations;
-    // The provider is known only now, from the MX host the route leads to.
-    const firstHost = destinations[0]?.host;
-    const provider = ctx.shaping?.table.of(firstHost) ?? destinationProvider(firstHost);
-    const held = ctx.heldProvider?.(provider, m.accountId);
-    if (held !== undefined) return { group, signedAt: null, outcomes: [], holdBy: held };
     // MTA-STS and DANE are policies of the recipient domain's MX hosts: a smarthost is the operator's choice.
     if (deps.config.relayHost === null) {
       const security = await planSecurity(deps, group.recipientDomain, destinations);
