@@ -5,10 +5,16 @@
 // from a stored template with 10 variables (`send_template_<dialect>`, docs/templates.md, with its
 // throughput as a share of the first's, the plain html measured in the same run); and the receipt
 // with a 100 KB PDF attached (a body of about 140 KB, validated on the offload pool,
-// docs/security.md). Prints one figure per line: `name: value unit`.
+// docs/security.md). Prints one figure per line: `name: value unit`: for each load the accepted
+// sends per second, p50 and p99, and the CPU time per accepted send of the server process and, on
+// PostgreSQL, of its database backends (utime + stime from /proc, the backends found in
+// pg_stat_activity), which a machine shared with other work distorts less than the rate.
+// BENCH_DIALECTS, BENCH_LOADS (html,template,attachment), BENCH_DURATION (s), BENCH_CONNECTIONS
+// and BENCH_POOL_SIZE (the server's POSTHORN_DATABASE_POOL_SIZE) narrow or vary a run.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { sql } from 'kysely';
 import { systemClock } from '../src/core/clock.js';
 import { createIds } from '../src/core/ids.js';
 import type { Config } from '../src/config/schema.js';
@@ -78,11 +84,14 @@ function templated(): Record<string, unknown> {
 }
 
 /** The loads, each printed under its own name. */
-const LOADS: { name: (dialect: DialectName) => string; body: () => string }[] = [
-  { name: (d) => `send_${d}`, body: () => JSON.stringify(receipt()) },
-  { name: (d) => `send_template_${d}`, body: () => JSON.stringify(templated()) },
-  { name: (d) => `send_${d}_attachment_100k`, body: () => JSON.stringify(withAttachment()) },
+const ALL_LOADS: { load: string; name: (dialect: DialectName) => string; body: () => string }[] = [
+  { load: 'html', name: (d) => `send_${d}`, body: () => JSON.stringify(receipt()) },
+  { load: 'template', name: (d) => `send_template_${d}`, body: () => JSON.stringify(templated()) },
+  { load: 'attachment', name: (d) => `send_${d}_attachment_100k`, body: () => JSON.stringify(withAttachment()) },
 ];
+/** BENCH_LOADS picks some of them (html, template, attachment); all by default. */
+const picked = process.env.BENCH_LOADS?.split(',');
+const LOADS = ALL_LOADS.filter((l) => picked === undefined || picked.includes(l.load));
 
 async function run(dialect: DialectName): Promise<void> {
   const target = await scratchTarget(dialect, 'send');
@@ -101,7 +110,14 @@ async function run(dialect: DialectName): Promise<void> {
       CLI_ACTOR,
     );
     const server = await startServer(
-      { ...target.env, POSTHORN_SANDBOX: '0', POSTHORN_HOSTNAME: 'localhost', POSTHORN_LISTEN_HOST: '127.0.0.1' },
+      {
+        ...target.env,
+        POSTHORN_SANDBOX: '0',
+        POSTHORN_HOSTNAME: 'localhost',
+        POSTHORN_LISTEN_HOST: '127.0.0.1',
+        // The server's PostgreSQL pool, to measure its size (docs/scaling.md); the default otherwise.
+        ...(process.env.BENCH_POOL_SIZE ? { POSTHORN_DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE } : {}),
+      },
       {
         args: ['--roles', 'api'],
         nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
@@ -126,6 +142,7 @@ async function run(dialect: DialectName): Promise<void> {
       }
     };
     const rates = new Map<string, number>();
+    const serverPid = server.child.pid;
     for (const load of LOADS) {
       const name = load.name(dialect);
       const opts = {
@@ -138,8 +155,10 @@ async function run(dialect: DialectName): Promise<void> {
       };
       await autocannon({ ...opts, duration: 3 }); // warm-up: JIT, connection setup, page cache
       const before = await settled();
+      const cpuBefore = await cpuTicks(open.db, dialect, serverPid);
       const result = await autocannon({ ...opts, duration: DURATION_S });
       const after = await settled();
+      const cpuAfter = await cpuTicks(open.db, dialect, serverPid);
       const accepted = result['2xx'];
       // Requests still in flight when autocannon stops commit without being counted: at most one per connection.
       const stored = after - before;
@@ -169,8 +188,16 @@ async function run(dialect: DialectName): Promise<void> {
       console.log(`${name}: ${Math.round(accepted / DURATION_S)} sends/s`);
       console.log(`${name}_p50: ${result.latency.p50} ms`);
       console.log(`${name}_p99: ${result.latency.p99} ms`);
+      // CPU per accepted send, which a shared machine distorts less than the rate: the server's, and
+      // on PostgreSQL its backends' (their pids from pg_stat_activity).
+      const perSend = (ticks: number) => Math.round((ticks * (1_000_000 / CLOCK_TICKS)) / Math.max(1, accepted));
+      console.log(`${name}_server_cpu: ${perSend(cpuAfter.server - cpuBefore.server)} us/send`);
+      if (dialect === 'postgres') console.log(`${name}_db_cpu: ${perSend(backendDelta(cpuBefore, cpuAfter))} us/send`);
       if (name === `send_template_${dialect}`)
-        console.log(`${name}_vs_html: ${Math.round((100 * accepted) / DURATION_S / rates.get(`send_${dialect}`)!)} %`);
+        if (rates.has(`send_${dialect}`))
+          console.log(
+            `${name}_vs_html: ${Math.round((100 * accepted) / DURATION_S / rates.get(`send_${dialect}`)!)} %`,
+          );
     }
     const rss = readRssMb(server.child.pid);
     await server.stop();
@@ -179,6 +206,48 @@ async function run(dialect: DialectName): Promise<void> {
   } finally {
     await target.cleanup();
   }
+}
+
+/** USER_HZ, the unit of /proc/<pid>/stat's utime and stime (100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** utime + stime of a process, in clock ticks (proc(5)); 0 once it is gone. */
+function procTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+interface CpuSample {
+  server: number;
+  backends: Map<number, number>;
+}
+
+/** The server's CPU ticks and, on PostgreSQL, those of each backend connected to the bench's database. */
+async function cpuTicks(
+  db: ReturnType<typeof openDatabase>['db'],
+  dialect: DialectName,
+  serverPid: number | undefined,
+): Promise<CpuSample> {
+  const backends = new Map<number, number>();
+  if (dialect === 'postgres') {
+    const rows = await sql<{ pid: number }>`
+      SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(db);
+    for (const r of rows.rows) backends.set(r.pid, procTicks(r.pid));
+  }
+  return { server: serverPid === undefined ? 0 : procTicks(serverPid), backends };
+}
+
+/** Backend ticks spent between two samples (a backend that started in between counts from zero). */
+function backendDelta(before: CpuSample, after: CpuSample): number {
+  let sum = 0;
+  for (const [pid, t] of after.backends) sum += t - (before.backends.get(pid) ?? 0);
+  return sum;
 }
 
 function readRssMb(pid: number | undefined): number {

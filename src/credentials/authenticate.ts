@@ -14,6 +14,12 @@ export interface AuthContext {
   /** `tracking`: the domain's defaults for open and click tracking and unsubscribe (docs/tracking.md). */
   domain: { id: string; name: string; status: DomainStatus; sandbox: boolean; tracking: TrackingFlags };
   account: { id: string; rateLimit: number; monthlyQuota: number | null };
+  /**
+   * True when this context came from the process's key cache (`authenticateCached`) and was not
+   * read from the database for this request: whoever takes it must check the key again before
+   * acting on it.
+   */
+  cached?: true;
 }
 
 /**
@@ -107,4 +113,55 @@ export async function authenticate(
   if (lastUsedIsStale(row.last_used_at, now))
     await deps.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.key_id).execute();
   return toAuthContext(row.key_id, row);
+}
+
+/** Keys resolved by `authenticateCached`, per database handle, by key hash. */
+const keyCaches = new WeakMap<object, Map<string, AuthContext>>();
+/** Bounds the cache; when full it starts again empty (each entry is one lookup away). */
+const KEY_CACHE_MAX = 10_000;
+
+function keyCache(db: object): Map<string, AuthContext> {
+  let cache = keyCaches.get(db);
+  if (cache === undefined) keyCaches.set(db, (cache = new Map()));
+  return cache;
+}
+
+function bearerHash(authorization: string | undefined): string | null {
+  const key = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+  return key === undefined || !looksLikeApiKey(key) ? null : hashApiKey(key);
+}
+
+/**
+ * `authenticate` for a caller that checks the key again itself before it acts (the send pipeline
+ * on PostgreSQL checks it in the statement that takes the rate limit: send/pg-send-path.ts), so an
+ * `Authorization` header this process resolved before is answered from memory, marked `cached`.
+ * The cache holds only keys that were valid when last read; `rememberKey` refreshes or drops an
+ * entry with what the caller's own check found.
+ */
+export async function authenticateCached(
+  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
+  authorization: string | undefined,
+): Promise<AuthContext | null> {
+  const hash = bearerHash(authorization);
+  if (hash === null) return null;
+  const cache = keyCache(deps.db);
+  const hit = cache.get(hash);
+  if (hit !== undefined) return { ...hit, cached: true };
+  const auth = await authenticate(deps, authorization);
+  if (auth !== null) rememberKey(deps, authorization, auth);
+  return auth;
+}
+
+/** Records what a check of the key found: its context now, or null when it is no longer valid. */
+export function rememberKey(deps: Pick<Deps, 'db'>, authorization: string | undefined, auth: AuthContext | null): void {
+  const hash = bearerHash(authorization);
+  if (hash === null) return;
+  const cache = keyCache(deps.db);
+  if (auth === null) {
+    cache.delete(hash);
+    return;
+  }
+  if (cache.size >= KEY_CACHE_MAX && !cache.has(hash)) cache.clear();
+  const { cached: _cached, ...fresh } = auth;
+  cache.set(hash, fresh);
 }

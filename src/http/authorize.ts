@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Deps } from '../deps.js';
 import { apiError, UNAUTHORIZED } from '../core/api-errors.js';
-import { authenticate, type AuthContext } from '../credentials/authenticate.js';
+import { authenticate, authenticateCached, type AuthContext } from '../credentials/authenticate.js';
 import { authenticateAccountToken, looksLikeAccountToken, type TokenContext } from '../credentials/account-tokens.js';
 import type { Actor } from '../core/actor.js';
 import { resolveSession, sessionCookieValue, type SessionContext } from '../users/sessions.js';
@@ -33,6 +33,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route's credential need; see Need. */
     need?: Need;
+    /**
+     * The route's handler checks a sending key again before it acts (POST /v1/send: the submit
+     * pipeline), so `authorize` may answer a key it resolved before from its cache.
+     */
+    keyCheckedAgain?: boolean;
   }
   interface FastifyRequest {
     /** The caller's key, set before the body is read on routes a sending key may call; null otherwise. */
@@ -167,7 +172,10 @@ export function authorize(deps: Pick<Deps, 'db' | 'config' | 'clock'>): onReques
       req.caller = { kind: 'token', token, ip: req.ip };
       return;
     }
-    const key = await authenticate(deps, authorization);
+    const key =
+      req.routeOptions.config.keyCheckedAgain === true
+        ? await authenticateCached(deps, authorization)
+        : await authenticate(deps, authorization);
     if (!key) return sendUnauthorized(reply, authorization);
     if (need.scope === 'manage') return sendError(reply, apiError('forbidden', KEY_ON_MANAGEMENT));
     req.auth = key;

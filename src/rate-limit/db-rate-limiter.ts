@@ -10,7 +10,7 @@ import type { RateLimiter } from './rate-limiter.js';
  * per second.
  */
 export function createDbRateLimiter(db: Kysely<Database>): RateLimiter {
-  return {
+  const limiter: RateLimiter = {
     async take(key, perSecond, nowMs, opts = {}) {
       const now = Math.round(nowMs * 1000);
       const cost = opts.cost ?? 1;
@@ -29,4 +29,17 @@ export function createDbRateLimiter(db: Kysely<Database>): RateLimiter {
       return { ok: false, retryAfterMs: Math.max(1, waitUs / 1000) };
     },
   };
+  limiterDbs.set(limiter, db);
+  return limiter;
+}
+
+const limiterDbs = new WeakMap<RateLimiter, Kysely<Database>>();
+
+/**
+ * True when `limiter` is this module's limiter on `db`: then a caller may take the same limit with
+ * the same upsert inside a statement of its own (send/pg-send-path.ts, which folds a send's checks
+ * into one statement) and the limit stays one.
+ */
+export function isDbRateLimiterOf(limiter: RateLimiter, db: Kysely<Database>): boolean {
+  return limiterDbs.get(limiter) === db;
 }

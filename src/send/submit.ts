@@ -8,7 +8,9 @@ import {
   type ApiError,
 } from '../core/api-errors.js';
 import type { Mailbox } from '../core/mailbox.js';
-import { authenticate as authenticateKey, type AuthContext } from '../credentials/authenticate.js';
+import { authenticate as authenticateKey, rememberKey, type AuthContext } from '../credentials/authenticate.js';
+import { isDbRateLimiterOf } from '../rate-limit/db-rate-limiter.js';
+import { pgSendPath } from './pg-send-path.js';
 import { newEvent } from '../events/event-record.js';
 import { writeEvents, type NewEvent } from '../events/write-events.js';
 import { findSuppressed } from '../suppression/find-suppressed.js';
@@ -254,6 +256,8 @@ interface Validated extends Authenticated {
 interface Claimed extends Validated {
   /** The Idempotency-Key this submission holds: completed with its outcome, or released (see `run`). */
   claim: { domainId: string; key: string } | null;
+  /** The recipients on the suppression list, when the rate-limit step read them with the limit (PostgreSQL). */
+  suppressed?: Map<string, string>;
   /** A share of the large-message budget taken after the intake (a large render), given back by `run`. */
   held?: () => void;
 }
@@ -295,8 +299,11 @@ export function createSubmitPipeline(
   const offload = sharedOffload(deps.config.offloadThreads);
   const offloadPool = sharedOffloadPool(deps.config.offloadThreads);
   const largeGate = new ByteGate(opts.largeBudget ?? LARGE_SUBMIT_BUDGET, opts.largeWaiting ?? LARGE_SUBMIT_WAITING);
+  // On PostgreSQL with the database's rate limiter, a send's checks are one statement and a group
+  // commit one statement too (send/pg-send-path.ts); otherwise the steps below run their own.
+  const fast = isDbRateLimiterOf(deps.limiter, deps.db) ? pgSendPath(deps.db) : null;
   const batcher = createBatcher<MessagePlan, PersistResult>(
-    (plans) => timedCommit(deps.metrics, 'send', () => persistMessages(deps.db, plans)),
+    (plans) => timedCommit(deps.metrics, 'send', () => (fast ? fast.persist(plans) : persistMessages(deps.db, plans))),
     {
       maxBatch: 256,
       // One transaction at a time: concurrent ones only queue on the account's volume row, while a
@@ -342,8 +349,9 @@ export function createSubmitPipeline(
   async function suppressedAmong(
     auth: AuthContext,
     addresses: string[],
+    read?: Map<string, string>,
   ): Promise<{ address: string; details: Record<string, unknown> }[]> {
-    const suppressed = await findSuppressed(deps.db, auth.account.id, addresses);
+    const suppressed = read ?? (await findSuppressed(deps.db, auth.account.id, addresses));
     return addresses
       .filter((a) => suppressed.has(a.toLowerCase()))
       .map((a) => ({
@@ -352,15 +360,42 @@ export function createSubmitPipeline(
       }));
   }
 
-  /** Who is sending: an API key, or the relay's SMTP credential read again for this message. */
+  /**
+   * Who is sending: an API key, or the relay's SMTP credential read again for this message. A key
+   * the API answered from its cache (`cached`) is checked again by the rate-limit step's statement
+   * on PostgreSQL; anywhere else it is read again here, as is one that is about to claim an
+   * Idempotency-Key (a write, which a key no longer valid must not make).
+   */
   async function authenticate(v: Received): Promise<Authenticated | Done> {
     const c = v.intake.credential;
-    const auth =
-      c.kind === 'api-key'
-        ? (c.resolved ?? (await authenticateKey(deps, c.authorization)))
-        : await smtpContext(deps, c.credentialId);
+    let auth: AuthContext | null;
+    if (c.kind === 'api-key') {
+      auth = c.resolved ?? null;
+      const claims = v.intake.request.kind === 'json' && v.intake.request.idempotencyKey !== undefined;
+      if (auth === null || (auth.cached && (fast === null || claims))) {
+        auth = await authenticateKey(deps, c.authorization);
+        rememberKey(deps, c.authorization, auth);
+      }
+    } else {
+      auth = await smtpContext(deps, c.credentialId);
+    }
     if (!auth) return refused(UNAUTHORIZED);
     return { ...v, auth };
+  }
+
+  /**
+   * A refusal of the validate step, after the key it came with is checked when it was answered
+   * from the cache: authentication comes first (docs/api.md, Order of the checks), so a key no
+   * longer valid is 401 whatever its body.
+   */
+  async function refusedAs(v: Authenticated, error: ApiError): Promise<Done> {
+    const c = v.intake.credential;
+    if (v.auth.cached && c.kind === 'api-key') {
+      const auth = await authenticateKey(deps, c.authorization);
+      rememberKey(deps, c.authorization, auth);
+      if (auth === null) return refused(UNAUTHORIZED);
+    }
+    return refused(error);
   }
 
   /**
@@ -374,12 +409,12 @@ export function createSubmitPipeline(
     let key: string | undefined;
     if (r.kind === 'json') {
       const validated = await offload.validateSend(r.contentType, r.body);
-      if ('type' in validated) return refused(validated);
+      if ('type' in validated) return refusedAs(v, validated);
       req = validated;
       key = r.idempotencyKey;
     } else {
       const parsed = r.parse();
-      if ('type' in parsed) return refused(parsed);
+      if ('type' in parsed) return refusedAs(v, parsed);
       req = parsed.request;
       key = parsed.idempotencyKey;
     }
@@ -387,10 +422,10 @@ export function createSubmitPipeline(
       // The form was read with the request; the window needs the clock (send/send-at.ts).
       const field = r.kind === 'json' ? 'send_at' : 'X-Posthorn-Send-At';
       const outside = sendAtWindowError(req.sendAt, deps.clock.now(), field);
-      if (outside !== null) return refused(apiError('invalid_request', outside, field));
+      if (outside !== null) return refusedAs(v, apiError('invalid_request', outside, field));
     }
     const conflict = unsubscribeConflict(resolveTracking(v.auth.domain.tracking, req), req);
-    return conflict ? refused(conflict) : { ...v, req, key };
+    return conflict ? refusedAs(v, conflict) : { ...v, req, key };
   }
 
   /** One atomic upsert claims the key; a finished one is replayed (docs/api.md, Idempotency). */
@@ -398,7 +433,8 @@ export function createSubmitPipeline(
     const { auth, req, key } = v;
     if (key === undefined) return { ...v, claim: null };
     if (!isValidIdempotencyKey(key))
-      return refused(
+      return refusedAs(
+        v,
         apiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key'),
       );
     const claim = await claimIdempotencyKey(deps.db, auth.domain.id, key, requestFingerprint(req), deps.clock.now());
@@ -426,9 +462,41 @@ export function createSubmitPipeline(
     }
   }
 
+  /**
+   * The domain's send rate. On PostgreSQL (`fast`) one statement also checks the credential again,
+   * with the domain and account as they are now, and reads the recipients' suppressions for the
+   * suppression step, which still answers in its place in the order.
+   */
   async function rateLimit(v: Claimed): Promise<Claimed | Done> {
-    const { auth } = v;
-    const rate = await deps.limiter.take(`send:${auth.domain.id}`, auth.account.rateLimit, deps.clock.now());
+    let { auth } = v;
+    let rate;
+    let suppressed: Map<string, string> | undefined;
+    if (fast) {
+      const c = v.intake.credential;
+      const verifyKey = auth.cached === true && c.kind === 'api-key';
+      const checks = await fast.checks({
+        auth,
+        verifyKey,
+        sandbox: deps.config.sandbox,
+        nowMs: deps.clock.now(),
+        addresses: allRecipients(v.req).map((m) => m.address),
+      });
+      if (verifyKey) rememberKey(deps, c.authorization, checks?.auth ?? null);
+      if (checks === null) return refused(UNAUTHORIZED);
+      // The validate step read the domain's tracking defaults from the cache: had they changed, its
+      // List-Unsubscribe rule is applied again with the defaults read now.
+      const was = auth.domain.tracking;
+      auth = checks.auth;
+      const now = auth.domain.tracking;
+      if (was.opens !== now.opens || was.clicks !== now.clicks || was.unsubscribe !== now.unsubscribe) {
+        const conflict = unsubscribeConflict(resolveTracking(now, v.req), v.req);
+        if (conflict) return refused(conflict);
+      }
+      rate = checks.rate;
+      suppressed = checks.suppressed;
+    } else {
+      rate = await deps.limiter.take(`send:${auth.domain.id}`, auth.account.rateLimit, deps.clock.now());
+    }
     if (!rate.ok) {
       return refused(
         apiError(
@@ -439,7 +507,7 @@ export function createSubmitPipeline(
         ),
       );
     }
-    return v;
+    return { ...v, auth, ...(suppressed ? { suppressed } : {}) };
   }
 
   /**
@@ -518,6 +586,7 @@ export function createSubmitPipeline(
     const hits = await suppressedAmong(
       auth,
       allRecipients(req).map((m) => m.address),
+      v.suppressed,
     );
     if (hits.length > 0) {
       // The field is the one that holds the first suppressed address: to, cc or bcc.
@@ -605,9 +674,9 @@ export function createSubmitPipeline(
     }
     if (result === undefined) throw new Error('the submit pipeline ended without a result');
     // Transient refusals (429, and 503 for want of room) are not remembered: a retry with the same
-    // key must be able to succeed.
+    // key must be able to succeed. Nor is a 401 of a key revoked after its claim: it claimed nothing.
     const status = result.kind === 'refused' ? ERROR_TABLE[result.error.type].status : 0;
-    if (v.claim && (status === 429 || status === 503))
+    if (v.claim && (status === 429 || status === 503 || status === 401))
       await releaseIdempotencyKey(deps.db, v.claim.domainId, v.claim.key);
     return result;
   }

@@ -24,6 +24,15 @@ export function sqliteConnection(db: Kysely<Database>): BetterSqlite3.Database |
   return sqliteHandles.get(db);
 }
 
+// The pg pool behind each PostgreSQL Kysely instance, for the send path's statements that run on it
+// directly as named prepared statements (send/pg-send-path.ts says why).
+const pgPools = new WeakMap<Kysely<Database>, pg.Pool>();
+
+/** The pg pool under `db`, or undefined for SQLite. */
+export function pgPool(db: Kysely<Database>): pg.Pool | undefined {
+  return pgPools.get(db);
+}
+
 /** An open database and which dialect it speaks. */
 export interface OpenDatabase {
   db: Kysely<Database>;
@@ -71,6 +80,7 @@ export function openDatabase(opts: {
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pgPools.set(db, pool);
     return {
       db,
       dialect: 'postgres',

@@ -137,5 +137,27 @@ for (const dialect of testDialects()) {
       assert.deepEqual(JSON.parse([...bodies][0] as string).error.type, 'invalid_key');
       assert.equal((await deps.db.selectFrom('messages').select('id').execute()).length, 0);
     });
+
+    test('a key replaced after it was used is refused at once: 401 before body errors, no Idempotency-Key claimed', async () => {
+      // A key this process has answered before may be answered from memory (credentials/authenticate.ts,
+      // authenticateCached); the send must still see the replacement at once (docs/api.md, Authentication).
+      const used = await seedDomain(deps, { domain: 'used.test', rateLimit: 10_000 });
+      const ok = await postSend(app, used.key, message('used.test'));
+      assert.equal(ok.status, 202, JSON.stringify(ok.body));
+      await issueApiKey(deps, used.domainId);
+      const sent = await postSend(app, used.key, message('used.test'));
+      assert.equal(sent.status, 401, JSON.stringify(sent.body));
+      const broken = await postSend(app, used.key, '{broken');
+      assert.equal(broken.status, 401, JSON.stringify(broken.body));
+      const claimed = await postSend(app, used.key, message('used.test'), { 'idempotency-key': 'k-1' });
+      assert.equal(claimed.status, 401, JSON.stringify(claimed.body));
+      assert.equal((await deps.db.selectFrom('idempotency_keys').select('key').execute()).length, 0);
+      const messages = await deps.db
+        .selectFrom('messages')
+        .select('id')
+        .where('domain_id', '=', used.domainId)
+        .execute();
+      assert.equal(messages.length, 1, 'only the send before the replacement');
+    });
   });
 }

@@ -51,7 +51,8 @@ export function sendRoute(pipeline: SubmitPipeline): FastifyPluginAsync {
     app.post(
       '/v1/send',
       {
-        config: { need: { scope: 'send' }, rawBody: true },
+        // The pipeline checks the key again (send/submit.ts, `authenticate` and `rateLimit`).
+        config: { need: { scope: 'send' }, rawBody: true, keyCheckedAgain: true },
         onRequest: [roomForBody],
         // Attachments arrive base64, a third larger than the 10 MiB of content they may add up to.
         bodyLimit: SEND_BODY_LIMIT,
