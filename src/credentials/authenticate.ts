@@ -85,7 +85,8 @@ export function lastUsedIsStale(lastUsedAt: number | null, now: number): boolean
  * Resolves an `Authorization` header to its active key (docs/api.md, Authentication). Every failure
  * — missing or malformed header, unknown key, revoked key — is the same `null`, so the 401 cannot
  * say which and gives a caller nothing to probe with. Not cached: a replaced key must fail at once,
- * even when another process replaced it. Outside sandbox mode a key of the sandbox domain is
+ * even when another process replaced it (`authenticateCached` below answers from memory only a
+ * caller that checks the key again before it acts). Outside sandbox mode a key of the sandbox domain is
  * refused like an unknown one (see sandbox/retire-sandbox.ts): a production server never honours
  * sandbox credentials. A deleted domain's key is refused too (its keys are revoked when it is
  * deleted; this also covers a key issued in a race with the deletion). The key's `last_used_at` is
