@@ -583,6 +583,10 @@ smtp_tls_session_cache_database = btree:\${data_directory}/smtp_scache
 # all of them from the start: Postfix's slow start would begin at 5.
 default_destination_concurrency_limit = 10
 initial_destination_concurrency = 10
+# Left at their defaults, having checked them: default_process_limit (100: the run needs about 20
+# smtpd, 20 cleanup and 10 smtp), in_flow_delay (1s, applied only while the queue manager falls
+# behind, which it no longer does), qmgr's active queue limits (20000 messages), milter timeouts
+# and protocol (6). No DNS is asked: the relayhost is a bracketed address and DNS support is off.
 ${
   opts.milter
     ? `
