@@ -3,7 +3,12 @@ import type { Deps } from '../deps.js';
 import type { Actor } from '../core/actor.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { RefusedError } from '../core/refused-error.js';
-import { insertSuppressions, refreshSuppressionStats } from '../storage/insert-suppressions.js';
+import {
+  insertSuppressions,
+  refreshSuppressionStats,
+  startSuppressionWriter,
+  type SuppressionWriter,
+} from '../storage/insert-suppressions.js';
 import { readImport, type ImportFormat } from './read-import.js';
 import { checkRow, isProblem, type CheckedRow } from './suppression-rows.js';
 
@@ -61,33 +66,73 @@ export async function importSuppressions(
   accountId: string,
   input: { format: ImportFormat; body: Readable },
   actor: Actor,
+  batchSize = IMPORT_BATCH,
 ): Promise<ImportResult> {
   const now = deps.clock.now();
   const result: ImportResult = { imported: 0, already_suppressed: 0, invalid_count: 0, invalid: [] };
   let pending: CheckedRow[] = [];
-  const flush = async (): Promise<void> => {
+  // An import of more than one batch gives its rows to a writer of its own (insert-suppressions.ts),
+  // one batch at a time while the next is read: `adding` is the batch being handed over. A smaller
+  // import is one insert on the usual connection, with no thread to start.
+  let writer = null as SuppressionWriter | null;
+  let adding: Promise<void> | null = null;
+  const settle = async (): Promise<void> => {
+    const batch = adding;
+    adding = null;
+    await batch;
+  };
+  const flush = async (last: boolean): Promise<void> => {
     if (pending.length === 0) return;
     const rows = pending;
     pending = [];
-    const inserted = await insertSuppressions(deps.db, accountId, rows);
-    result.imported += inserted;
-    result.already_suppressed += rows.length - inserted;
+    await settle();
+    if (writer === null && last) {
+      const inserted = await insertSuppressions(deps.db, accountId, rows);
+      result.imported += inserted;
+      result.already_suppressed += rows.length - inserted;
+      return;
+    }
+    writer ??= startSuppressionWriter(deps.db, accountId);
+    adding = writer.add(rows);
+    // Its failure is thrown where it is awaited (settle); until then it is no unhandled rejection.
+    adding.catch(() => {});
+  };
+  // What the writer inserted: also after a fault, the rows it was given before are inserted.
+  let finished = false;
+  const finish = async (): Promise<void> => {
+    if (writer === null || finished) return;
+    finished = true;
+    const done = await writer.finish();
+    result.imported += done.inserted;
+    result.already_suppressed += done.merged - done.inserted;
+    if (done.error !== null) throw done.error;
   };
   try {
-    for await (const batch of readImport(input.body, input.format, IMPORT_BATCH)) {
-      for (const row of batch) {
-        const checked = 'fields' in row ? checkRow(row.fields, now) : row;
-        if (isProblem(checked)) {
-          result.invalid_count++;
-          if (result.invalid.length < MAX_INVALID_SHOWN)
-            result.invalid.push({ line: row.line, value: checked.value, message: checked.message });
-          continue;
+    try {
+      for await (const batch of readImport(input.body, input.format, batchSize)) {
+        for (const row of batch) {
+          const checked = 'fields' in row ? checkRow(row.fields, now) : row;
+          if (isProblem(checked)) {
+            result.invalid_count++;
+            if (result.invalid.length < MAX_INVALID_SHOWN)
+              result.invalid.push({ line: row.line, value: checked.value, message: checked.message });
+            continue;
+          }
+          pending.push(checked);
         }
-        pending.push(checked);
+        if (pending.length >= batchSize) await flush(false);
       }
-      if (pending.length >= IMPORT_BATCH) await flush();
+      await flush(true);
+      await settle();
+      await finish();
+    } catch (err) {
+      // A refused header comes before any row: no writer was started.
+      await settle().catch(() => {});
+      await finish().catch(() => {});
+      throw err;
+    } finally {
+      await writer?.close();
     }
-    await flush();
     if (result.imported >= STATS_AFTER) await refreshSuppressionStats(deps.db);
   } catch (err) {
     // A refused header comes before any row: nothing was imported, the refusal is the answer.
