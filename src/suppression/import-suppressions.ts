@@ -35,6 +35,13 @@ export const MAX_INVALID_SHOWN = 100;
  */
 export const IMPORT_BATCH = 20_000;
 
+/**
+ * Rows per batch handed to an import's writer once it has one (after the first IMPORT_BATCH rows):
+ * batches this small are collected before the next minor GC, so they are not promoted to the old
+ * generation and the heap does not grow with the import.
+ */
+export const HANDOVER_ROWS = 2_000;
+
 /** An import that adds at least this many rows refreshes the database's statistics of the list. */
 const STATS_AFTER = 10_000;
 
@@ -109,7 +116,8 @@ export async function importSuppressions(
   };
   try {
     try {
-      for await (const batch of readImport(input.body, input.format, batchSize)) {
+      const handOver = Math.min(batchSize, HANDOVER_ROWS);
+      for await (const batch of readImport(input.body, input.format, handOver)) {
         for (const row of batch) {
           const checked = 'fields' in row ? checkRow(row.fields, now) : row;
           if (isProblem(checked)) {
@@ -120,7 +128,7 @@ export async function importSuppressions(
           }
           pending.push(checked);
         }
-        if (pending.length >= batchSize) await flush(false);
+        if (pending.length >= (writer === null ? batchSize : handOver)) await flush(false);
       }
       await flush(true);
       await settle();
