@@ -26,12 +26,13 @@ export interface ImportResult {
 export const MAX_INVALID_SHOWN = 100;
 
 /**
- * Rows per transaction. Each batch commits on its own, so memory holds one batch and a write
- * transaction stays short: other writers (on SQLite every other query of the process, as the
- * batch runs synchronously) wait for it, about a tenth of a second for this many rows. Fewer,
- * larger batches are what makes a large import fast: addresses come in no order, so every batch
- * rewrites pages all over the primary key (on SQLite, 1,000,000 such rows wrote 3.4 GB of WAL in
- * batches of 10,000 and under 1 GB in batches of 50,000). This size is the compromise.
+ * Rows per transaction of an import written batch by batch: an import of at most this many valid
+ * rows (on any database), and every batch of a larger one on PostgreSQL. Each batch commits on its
+ * own, so memory holds one batch and a write transaction stays short. On SQLite a larger import
+ * goes to a writer thread that stages it and adds it in address order (insert-suppressions.ts,
+ * startSuppressionWriter): batches of addresses in no order rewrite pages all over the primary key
+ * at every commit (1,000,000 rows wrote 3.4 GB of WAL in batches of 10,000, under 1 GB in batches
+ * of 50,000, and about 0.2 GB in address order).
  */
 export const IMPORT_BATCH = 20_000;
 
@@ -47,7 +48,7 @@ const STATS_AFTER = 10_000;
 
 /**
  * An import that stopped before the end of its body (the upload was cut off, too slow, or over
- * the size limit): the batches before it are committed, and `result` says how many rows they held.
+ * the size limit): the rows read before it are committed, and `result` says how many were added.
  */
 export class ImportInterrupted extends Error {
   constructor(
@@ -60,8 +61,8 @@ export class ImportInterrupted extends Error {
 
 /**
  * Imports a CSV or NDJSON body into the account's suppression list (`posthorn suppression import`,
- * `POST /v1/suppressions/import`), streaming: rows are parsed as they arrive and inserted
- * IMPORT_BATCH at a time with `ON CONFLICT DO NOTHING`, so memory stays flat whatever the size,
+ * `POST /v1/suppressions/import`), streaming: rows are parsed as they arrive and written with
+ * `ON CONFLICT DO NOTHING` a batch at a time (IMPORT_BATCH), so memory stays flat whatever the size,
  * an address already listed keeps its entry, and importing the same file again imports nothing.
  * Invalid rows are counted and the first MAX_INVALID_SHOWN reported by line; the valid ones are
  * imported all the same. A row without created_at gets the time the import started. The import
