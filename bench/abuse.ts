@@ -8,9 +8,11 @@
 // the figures measure the server, not the limiter). Prints `name: value unit` lines and exits 0.
 // BENCH_DURATION (s, default 60) sets how long the attacks run; BENCH_SLOW, BENCH_BIG,
 // BENCH_IDLE_SMTP and BENCH_GOOD_RATE (sends/s) change their sizes; 0 turns an attack off.
-// BENCH_ROLES (e.g. `api,smtp`) runs only those roles; POSTHORN_* variables pass to the server; BENCH_PROFILE=<dir> writes CPU profiles there.
+// BENCH_ROLES (e.g. `api,smtp`) runs only those roles; POSTHORN_* variables pass to the server; BENCH_PROFILE=<dir> writes CPU profiles there;
+// BENCH_NODE_ARGS adds Node options to the server (e.g. `--trace-gc`) and BENCH_SERVER_OUT=<file>
+// keeps what it printed on stdout.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import https from 'node:https';
 import net from 'node:net';
@@ -182,7 +184,10 @@ async function main(): Promise<void> {
     {
       timeoutMs: 60_000,
       args: process.env.BENCH_ROLES ? ['--roles', process.env.BENCH_ROLES] : [],
-      nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+      nodeArgs: [
+        ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+        ...(process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+      ],
     },
   );
   const timers: NodeJS.Timeout[] = [];
@@ -382,6 +387,7 @@ async function main(): Promise<void> {
     for (const s of sockets) s.destroy();
     agent.destroy();
     await server.stop();
+    if (process.env.BENCH_SERVER_OUT) writeFileSync(process.env.BENCH_SERVER_OUT, server.stdout());
     await target.cleanup();
   }
 }

@@ -1,12 +1,23 @@
 // The benches measure Posthorn as it is shipped: their `posthorn serve` children run the compiled
 // dist/ (rebuilt first when a source is newer, scripts/fresh-dist.js), not the sources through tsx,
 // whose loader adds about 120 MB of memory and its own CPU to the server being measured.
-// BENCH_FROM_SOURCE=1 measures the sources instead.
+// BENCH_FROM_SOURCE=1 measures the sources instead. They also get the Node options the deployment
+// files run the server with (deploy/posthorn.service), so memory is measured as deployed.
+import { readFileSync } from 'node:fs';
 import { freshDist } from '../scripts/fresh-dist.js';
+
+/** The NODE_OPTIONS of deploy/posthorn.service (the Dockerfile sets the same: test/unit/deploy-files.test.ts). */
+export function deployedNodeOptions(): string {
+  const unit = readFileSync(new URL('../deploy/posthorn.service', import.meta.url), 'utf8');
+  const options = /^Environment=NODE_OPTIONS=(.+)$/m.exec(unit)?.[1];
+  if (options === undefined) throw new Error('bench: deploy/posthorn.service sets no NODE_OPTIONS');
+  return options.trim();
+}
 
 /** Makes the `posthorn` children of test/helpers/run-cli.ts and spawn-server.ts run dist/. */
 export function serveFromDist(): void {
   if (process.env.BENCH_FROM_SOURCE === '1') return;
   if (!freshDist((line) => console.error(`bench: ${line}`))) throw new Error('bench: building dist/ failed');
   process.env.POSTHORN_TEST_CLI = 'dist';
+  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, deployedNodeOptions()].filter(Boolean).join(' ');
 }

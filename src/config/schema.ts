@@ -437,7 +437,8 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     parse: (t) => p.parseInteger(t, 0, 256),
     default: () => availableParallelism(),
     defaultText: 'the number of CPU cores',
-    description: 'Worker threads that sign DKIM off the event loop; `0` signs on the main thread.',
+    description:
+      'Worker threads that render API messages and sign DKIM off the event loop; `0` does both on the main thread.',
   }),
   entry({
     key: 'offloadThreads',

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { DomainStatus } from '../storage/database.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-format.js';
+import { compileOnce } from '../storage/compile-once.js';
 import type { TrackingFlags } from '../tracking/render.js';
 
 /** The domain's tracking defaults as read from its row (0/1 columns). */
@@ -70,6 +71,19 @@ export function toAuthContext(
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
+/** The active key with this hash, its domain and account; compiled once (a query per request). */
+const findKey = compileOnce((db, [keyHash]: [string], variant) =>
+  db
+    .selectFrom('api_keys as k')
+    .innerJoin('domains as d', 'd.id', 'k.domain_id')
+    .innerJoin('accounts as a', 'a.id', 'd.account_id')
+    .select(['k.id as key_id', 'k.last_used_at', ...CONTEXT_COLUMNS])
+    .where('k.key_hash', '=', keyHash)
+    .where('k.revoked_at', 'is', null)
+    .where('d.deleted_at', 'is', null)
+    .$if(variant !== 'sandbox', (q) => q.where('d.sandbox', '=', 0)),
+);
+
 /**
  * How stale a credential's `last_used_at` may get before a use writes it again: at most one write a
  * minute per key or login, so sending costs no write per message (as for account tokens).
@@ -99,16 +113,7 @@ export async function authenticate(
   const m = authorization === undefined ? null : BEARER.exec(authorization);
   const key = m?.[1];
   if (key === undefined || !looksLikeApiKey(key)) return null;
-  const row = await deps.db
-    .selectFrom('api_keys as k')
-    .innerJoin('domains as d', 'd.id', 'k.domain_id')
-    .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select(['k.id as key_id', 'k.last_used_at', ...CONTEXT_COLUMNS])
-    .where('k.key_hash', '=', hashApiKey(key))
-    .where('k.revoked_at', 'is', null)
-    .where('d.deleted_at', 'is', null)
-    .$if(!deps.config.sandbox, (q) => q.where('d.sandbox', '=', 0))
-    .executeTakeFirst();
+  const [row] = (await findKey(deps.db, [hashApiKey(key)], deps.config.sandbox ? 'sandbox' : '')).rows;
   if (!row) return null;
   const now = deps.clock.now();
   if (lastUsedIsStale(row.last_used_at, now))

@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
-import { splitMessage } from '../mime/split-message.js';
-import { renderMime } from '../mime/render-mime.js';
 import { ByteGate, yieldToLoop } from '../offload/offload-pool.js';
 import { isPersonalized, renderTracked, trackingUrls } from '../tracking/render.js';
 import type { DkimKey } from './dkim/dkim-sign.js';
+import { signedCopy, type SignedCopy } from './dkim/signed-copy.js';
 import type { Signer } from './dkim/signer-pool.js';
 import { classifyReply } from './classify-reply.js';
 import type { DeliveryGroup } from './load-claimed.js';
@@ -53,25 +51,7 @@ export interface GroupResult {
   held?: { until: number; reason: string };
 }
 
-/** The DKIM-Signature fields one signing put before the message, and the SHA-256 (base64) of the whole signed message. */
-export interface SignedCopy {
-  fields: string;
-  digest: string;
-}
-
-/**
- * The fields a signing added to a message: the first `count` header fields, which are the
- * signatures the signer prepended (dkim-sign.ts, one per key) and the Feedback-ID put before the
- * message just before signing (feedback-id.ts). Any DKIM-Signature a relayed message already
- * carried comes after them and stays part of the message.
- */
-export function signedCopy(signed: Buffer, count: number): SignedCopy {
-  const fields = splitMessage(signed.subarray(0, Math.min(signed.length, 64 * 1024)))
-    .fields.slice(0, count)
-    .map((f) => `${f.text}\r\n`)
-    .join('');
-  return { fields, digest: createHash('sha256').update(signed).digest('base64') };
-}
+export { signedCopy, type SignedCopy } from './dkim/signed-copy.js';
 
 export interface DeliveryContext {
   deps: Pick<Deps, 'config' | 'clock' | 'resolver' | 'log' | 'db' | 'ids' | 'dialect' | 'limiter' | 'metrics'>;
@@ -316,18 +296,19 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     if (m.deferredSize > 0) {
       signedAt = deps.clock.now();
       signed = await renderDeferred(ctx, group, keys, signedAt, prefix);
+      signature = signedCopy(signed, keys.length + 1);
       await yieldToLoop(); // the transport may store it synchronously (the sandbox mailbox)
     } else {
+      // An API message's draft is rendered by the signer, off the event loop (dkim/sign-message.ts).
       // Stored as latin1 so every byte of a relayed message survives the text column unchanged.
-      const raw = isPersonalized(m.tracking)
-        ? personalized(ctx, group)
+      const message = isPersonalized(m.tracking)
+        ? { raw: Buffer.concat([Buffer.from(prefix, 'latin1'), personalized(ctx, group)]) }
         : m.mime !== null
-          ? Buffer.from(m.mime, 'latin1')
-          : renderMime(m.draft!);
+          ? { raw: Buffer.concat([Buffer.from(prefix, 'latin1'), Buffer.from(m.mime, 'latin1')]) }
+          : { draft: m.draft!, prefix };
       signedAt = deps.clock.now();
-      signed = await ctx.signer.sign(Buffer.concat([Buffer.from(prefix, 'latin1'), raw]), keys, signedAt);
+      ({ signed, copy: signature } = await ctx.signer.signMessage(message, keys, signedAt, keys.length + 1));
     }
-    signature = signedCopy(signed, keys.length + 1);
   } catch (err) {
     // A message that cannot be rendered or signed is never sent unsigned: unsigned mail would fail
     // DMARC and hurt the domain's reputation.

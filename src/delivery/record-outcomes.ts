@@ -7,6 +7,7 @@ import { writeEvents, type NewEvent } from '../events/write-events.js';
 import { completeJobs, rescheduleJobs } from '../queue/finish-jobs.js';
 import type { Database, MessageSignatureTable } from '../storage/database.js';
 import { insertChunked } from '../storage/insert-chunked.js';
+import { compileOnce } from '../storage/compile-once.js';
 import type { GroupResult } from './deliver-group.js';
 import { nextRetry } from './retry-schedule.js';
 import { outcomeHost, destinationProvider } from './destination-provider.js';
@@ -149,6 +150,14 @@ export function planOutcomes(
   return plan;
 }
 
+/** Recipients' new status, compiled once per number of ids (compile-once.ts): every group commit runs it. */
+const setStatus = compileOnce((db, [status, now, ids]: [RecipientStatus, number, string[]]) =>
+  db.updateTable('recipients').set({ status, updated_at: now }).where('id', 'in', ids),
+);
+
+/** Recipients per status update, well under the bound-parameter limits of SQLite and PostgreSQL. */
+const CHUNK = 1000;
+
 /** Writes a plan in the caller's transaction; jobs are finished only while this worker still holds them. */
 export async function writeOutcomes(
   trx: Transaction<Database>,
@@ -158,7 +167,7 @@ export async function writeOutcomes(
 ): Promise<void> {
   await writeEvents(trx, plan.events);
   for (const [status, ids] of plan.status) {
-    await trx.updateTable('recipients').set({ status, updated_at: now }).where('id', 'in', ids).execute();
+    for (let i = 0; i < ids.length; i += CHUNK) await setStatus(trx, [status, now, ids.slice(i, i + CHUNK)]);
   }
   await insertChunked(trx, 'message_signatures', plan.signatures);
   await completeJobs(trx, plan.complete, workerId);

@@ -1,7 +1,9 @@
 /**
  * The execArgv for worker threads: the flags of this process that a worker needs to load the same
- * code the same way (module loaders and hooks such as tsx's, --conditions, source maps, warnings,
- * V8 heap sizes), and no others. An allow-list rather than dropping the known-bad ones: a worker
+ * code the same way (module loaders and hooks such as tsx's, --conditions, source maps, warnings),
+ * and no others. V8's own options (--max-old-space-size, --max-semi-space-size, --stack-size) are
+ * per-process too: a worker refuses them in its execArgv, so an operator's heap size for the
+ * process would stop the first worker from starting; a worker's heap is set by its `resourceLimits`. An allow-list rather than dropping the known-bad ones: a worker
  * refuses per-process flags (ERR_WORKER_INVALID_EXEC_ARGV), and Node 24's test runner hands each
  * test file an execArgv of every option's default, many of them per-process (--node-snapshot,
  * --tls-cipher-list, --v8-pool-size, ...); flags that pick the main thread's entry (-e, --input-type,
@@ -17,9 +19,6 @@ const KEEP_WITH_VALUE = new Set([
   '--experimental-loader',
   '--conditions',
   '-C',
-  '--max-old-space-size',
-  '--max-semi-space-size',
-  '--stack-size',
 ]);
 /** Flags kept as they are. */
 const KEEP = new Set([

@@ -5,6 +5,16 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, WebhookDeliveryTable } from '../storage/database.js';
 import { insertChunked } from '../storage/insert-chunked.js';
+import { compileOnce } from '../storage/compile-once.js';
+
+/** Compiled once per number of domains: every group commit of events asks (compile-once.ts). */
+const activeEndpoints = compileOnce((db, [domainIds]: [string[]]) =>
+  db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'domain_id'])
+    .where('domain_id', 'in', domainIds)
+    .where('status', '=', 'active'),
+);
 
 /** One thing to post to a domain's webhook: an event or a notice, with its signed-over body fixed now. */
 export interface OutboxItem {
@@ -31,12 +41,7 @@ export async function enqueueWebhooks(
 ): Promise<number> {
   if (items.length === 0) return 0;
   const domainIds = [...new Set(items.map((i) => i.domainId))];
-  const endpoints = await db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'domain_id'])
-    .where('domain_id', 'in', domainIds)
-    .where('status', '=', 'active')
-    .execute();
+  const { rows: endpoints } = await activeEndpoints(db, [domainIds]);
   if (endpoints.length === 0) return 0;
   const byDomain = new Map(endpoints.map((e) => [e.domain_id, e.id]));
   const rows: WebhookDeliveryTable[] = [];

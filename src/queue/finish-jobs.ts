@@ -1,10 +1,20 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database.js';
+import { compileOnce } from '../storage/compile-once.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** Ids per statement, well under the bound-parameter limits of SQLite and PostgreSQL. */
 const CHUNK = 1000;
+
+// The statements of every recorded delivery, compiled once per number of ids (compile-once.ts).
+const heldQuery = compileOnce((db, [ids, workerId]: [string[], string], variant) => {
+  const q = db.selectFrom('jobs').select('id').where('id', 'in', ids).where('locked_by', '=', workerId);
+  return variant === 'postgres' ? q.forUpdate() : q;
+});
+const deleteQuery = compileOnce((db, [ids, workerId]: [string[], string]) =>
+  db.deleteFrom('jobs').where('id', 'in', ids).where('locked_by', '=', workerId),
+);
 
 /**
  * Of `ids`, those `workerId` still holds, locked until the caller's transaction ends on PostgreSQL
@@ -18,13 +28,8 @@ export async function heldJobs(
 ): Promise<Set<string>> {
   const held = new Set<string>();
   for (let i = 0; i < ids.length; i += CHUNK) {
-    let q = db
-      .selectFrom('jobs')
-      .select('id')
-      .where('id', 'in', ids.slice(i, i + CHUNK))
-      .where('locked_by', '=', workerId);
-    if (dialect === 'postgres') q = q.forUpdate();
-    for (const r of await q.execute()) held.add(r.id);
+    const { rows } = await heldQuery(db, [ids.slice(i, i + CHUNK), workerId], dialect);
+    for (const r of rows) held.add(r.id);
   }
   return held;
 }
@@ -44,7 +49,7 @@ export async function renewJobs(db: Db, ids: string[], workerId: string, until: 
 /** Removes finished jobs, but only while `workerId` still holds them (a lease lost to another worker is not ours to finish). */
 export async function completeJobs(db: Db, ids: string[], workerId: string): Promise<void> {
   if (ids.length === 0) return;
-  await db.deleteFrom('jobs').where('id', 'in', ids).where('locked_by', '=', workerId).execute();
+  for (let i = 0; i < ids.length; i += CHUNK) await deleteQuery(db, [ids.slice(i, i + CHUNK), workerId]);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, JobTable, MessageTable, RecipientTable } from '../storage/database.js';
 import { insertChunked } from '../storage/insert-chunked.js';
+import { compileOnce } from '../storage/compile-once.js';
 import { writeEvents, type NewEvent } from '../events/write-events.js';
 import { completeIdempotencyKey, type StoredResponse } from './idempotency.js';
 
@@ -25,20 +26,24 @@ type Db = Kysely<Database> | Transaction<Database>;
  */
 async function countVolume(db: Db, v: MessagePlan['volume']): Promise<boolean> {
   if (v.quota !== null && v.count > v.quota) return false;
-  const result = await db
+  const result = await volumeUpsert(db, [v.accountId, v.month, v.count, v.quota ?? 0], v.quota === null ? '' : 'quota');
+  return Number(result.numAffectedRows ?? 0n) > 0;
+}
+
+/** The month's count grows by `count`, within `quota` unless the variant is unlimited; compiled once (compile-once.ts). */
+const volumeUpsert = compileOnce((db, [accountId, month, count, quota]: [string, string, number, number], variant) =>
+  db
     .insertInto('volume')
-    .values({ account_id: v.accountId, month: v.month, count: v.count })
+    .values({ account_id: accountId, month, count })
     .onConflict((oc) => {
       const update = oc
         .columns(['account_id', 'month'])
         .doUpdateSet((eb) => ({ count: eb('volume.count', '+', eb.ref('excluded.count')) }));
-      return v.quota === null
+      return variant === ''
         ? update
-        : update.where((eb) => eb(eb('volume.count', '+', eb.ref('excluded.count')), '<=', v.quota as number));
-    })
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
-}
+        : update.where((eb) => eb(eb('volume.count', '+', eb.ref('excluded.count')), '<=', quota));
+    }),
+);
 
 /** Unlimited accounts' counts are summed per account and month: one statement per batch, not per message. */
 function sumUnlimited(plans: MessagePlan[]): MessagePlan['volume'][] {

@@ -503,7 +503,7 @@ export interface MessageSignatureTable {
   signed_at: number;
   /**
    * The fields delivery prepended to the stored message, CRLF-terminated: the DKIM-Signature fields
-   * and, for copies signed since Feedback-ID was added, the Feedback-ID (delivery/deliver-group.ts, signedCopy).
+   * and, for copies signed since Feedback-ID was added, the Feedback-ID (delivery/dkim/signed-copy.ts).
    */
   fields: string;
   /** SHA-256 of the signed message (fields and message), base64. */

@@ -16,13 +16,14 @@ export const EXPORT_MEDIA_TYPES: Record<ExportFormat, string> = {
 /** Rows per query. Each page is one short read, formatted and handed on before the next is read. */
 export const EXPORT_PAGE = 5000;
 
-interface Row {
-  address: string;
-  reason: SuppressionReason;
-  created_at: number;
-  domain: string | null;
-  message_id: string | null;
-}
+/** One row of a page: address, reason, created_at, domain, message_id (as SQLite's `.raw()` gives them, no object per row). */
+type Row = [
+  address: string,
+  reason: SuppressionReason,
+  createdAt: number,
+  domain: string | null,
+  messageId: string | null,
+];
 
 /** The CSV header line of an export. */
 export const CSV_HEADER = `${SUPPRESSION_COLUMNS.join(',')}\n`;
@@ -57,7 +58,7 @@ function isoTimes(): (ms: number | string) => string {
 function csvLines(rows: readonly Row[], iso: (ms: number | string) => string): string {
   let out = '';
   for (const r of rows) {
-    out += `${csvField(r.address)},${r.reason},${iso(r.created_at)},${csvField(r.domain)},${csvField(r.message_id)}\n`;
+    out += `${csvField(r[0])},${r[1]},${iso(r[2])},${csvField(r[3])},${csvField(r[4])}\n`;
   }
   return out;
 }
@@ -66,11 +67,11 @@ function ndjsonLines(rows: readonly Row[], iso: (ms: number | string) => string)
   let out = '';
   for (const r of rows) {
     out += `${JSON.stringify({
-      address: r.address,
-      reason: r.reason,
-      created_at: iso(r.created_at),
-      domain: r.domain,
-      message_id: r.message_id,
+      address: r[0],
+      reason: r[1],
+      created_at: iso(r[2]),
+      domain: r[3],
+      message_id: r[4],
     })}\n`;
   }
   return out;
@@ -98,7 +99,7 @@ async function* exportChunks(deps: Pick<Deps, 'db'>, accountId: string, format: 
     if (rows.length === 0) return;
     yield format === 'csv' ? csvLines(rows, iso) : ndjsonLines(rows, iso);
     if (rows.length < EXPORT_PAGE) return;
-    after = rows[rows.length - 1]!.address;
+    after = rows[rows.length - 1]![0];
   }
 }
 
@@ -113,15 +114,16 @@ const SQLITE_PAGE = `SELECT address, reason, created_at, domain, message_id FROM
 function pageReader(db: Kysely<Database>, accountId: string): (after: string | null) => Promise<Row[]> {
   const sqlite = sqliteConnection(db);
   if (sqlite !== undefined) {
-    const stmt = sqlite.prepare(SQLITE_PAGE);
+    const stmt = sqlite.prepare(SQLITE_PAGE).raw();
     return (after) => db.connection().execute(async () => stmt.all(accountId, after ?? '') as Row[]);
   }
-  return (after) => {
+  return async (after) => {
     let q = db
       .selectFrom('suppressions')
       .select(['address', 'reason', 'created_at', 'domain', 'message_id'])
       .where('account_id', '=', accountId);
     if (after !== null) q = q.where('address', '>', after);
-    return q.orderBy('address').limit(EXPORT_PAGE).execute();
+    const rows = await q.orderBy('address').limit(EXPORT_PAGE).execute();
+    return rows.map((r): Row => [r.address, r.reason, r.created_at, r.domain, r.message_id]);
   };
 }

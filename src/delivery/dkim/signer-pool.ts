@@ -4,16 +4,30 @@
  * batches (one buffer, transferred, keys sent once per batch), and each worker holds up to two
  * batches so it never waits for the main thread between them. Workers send back only the
  * DKIM-Signature headers; the main thread prepends them to the caller's buffer, so a message
- * crosses threads once.
+ * crosses threads once. An API message can be handed over as its draft (`signMessage`): the
+ * worker renders it too and sends the signed message back, so neither the MIME composition nor
+ * the digest of the signed copy runs on the event loop.
  */
 import { Worker } from 'node:worker_threads';
 import { dkimSign, KeyCache, type DkimKey } from './dkim-sign.js';
-import type { SignBatch, SignJob, WorkerMessage } from './dkim-worker.js';
+import type { SignBatch, SignJob, SignOutcome, WorkerMessage } from './dkim-worker.js';
+import { signUnsigned, type Unsigned } from './sign-message.js';
+import type { SignedCopy } from './signed-copy.js';
 import { workerExecArgv } from '../../offload/worker-exec-argv.js';
 
 /** Signs messages; `close()` rejects what is still pending and refuses new calls. */
 export interface Signer {
   sign(raw: Buffer, keys: readonly DkimKey[], now: number): Promise<Buffer>;
+  /**
+   * Signs `message` (rendering it first when it is a draft, sign-message.ts) and takes the
+   * SignedCopy of its first `copyFields` header fields (signed-copy.ts).
+   */
+  signMessage(
+    message: Unsigned,
+    keys: readonly DkimKey[],
+    now: number,
+    copyFields: number,
+  ): Promise<{ signed: Buffer; copy: SignedCopy }>;
   close(): Promise<void>;
   /** How busy the pool is now (the DKIM gauges of docs/observability.md). */
   stats?(): SignerStats;
@@ -35,10 +49,13 @@ export interface SignerPoolOptions {
 }
 
 interface Job {
-  raw: Buffer;
+  message: Unsigned;
+  /** Bytes it adds to a batch: the message's, or an estimate of a draft's rendering. */
+  size: number;
   keys: readonly DkimKey[];
   now: number;
-  resolve: (signed: Buffer) => void;
+  copyFields: number;
+  resolve: (signed: { signed: Buffer; copy: SignedCopy | null }) => void;
   reject: (err: Error) => void;
 }
 
@@ -70,6 +87,11 @@ function inlineSigner(): Signer {
       if (closed) throw closedError();
       return dkimSign(raw, keys, cache, now);
     },
+    async signMessage(message, keys, now, copyFields) {
+      if (closed) throw closedError();
+      const { signed, copy } = signUnsigned(message, keys, cache, now, copyFields);
+      return { signed, copy: copy ?? noCopy(signed) };
+    },
     async close() {
       closed = true;
     },
@@ -77,6 +99,18 @@ function inlineSigner(): Signer {
 }
 
 const closedError = (): Error => new Error('DKIM signer pool is closed');
+
+/** Only for `copyFields` 0, which deliver-group.ts never asks: no fields, the digest left out. */
+const noCopy = (_signed: Buffer): SignedCopy => ({ fields: '', digest: '' });
+
+/** About the size of a draft's rendering, for the batch byte bound: its text, html and attachments. */
+function draftSize(message: Unsigned): number {
+  if ('raw' in message) return message.raw.length;
+  const d = message.draft;
+  let size = 1024 + (d.html?.length ?? 0) * 1.1 + (d.text?.length ?? d.html?.length ?? 0) * 1.1;
+  for (const a of d.attachments ?? []) size += a.content.length;
+  return size;
+}
 
 class SignerPool implements Signer {
   readonly #workers: PoolWorker[] = [];
@@ -99,12 +133,45 @@ class SignerPool implements Signer {
     if (this.#broken !== null) return Promise.reject(this.#broken);
     if (keys.length === 0) return Promise.resolve(raw);
     return new Promise((resolve, reject) => {
-      this.#queue.push({ raw, keys, now, resolve, reject });
-      if (!this.#flushScheduled) {
-        this.#flushScheduled = true;
-        queueMicrotask(() => this.#flush());
-      }
+      this.#enqueue({
+        message: { raw },
+        size: raw.length,
+        keys,
+        now,
+        copyFields: 0,
+        resolve: (r) => resolve(r.signed),
+        reject,
+      });
     });
+  }
+
+  signMessage(
+    message: Unsigned,
+    keys: readonly DkimKey[],
+    now: number,
+    copyFields: number,
+  ): Promise<{ signed: Buffer; copy: SignedCopy }> {
+    if (this.#closed) return Promise.reject(closedError());
+    if (this.#broken !== null) return Promise.reject(this.#broken);
+    return new Promise((resolve, reject) => {
+      this.#enqueue({
+        message,
+        size: draftSize(message),
+        keys,
+        now,
+        copyFields,
+        resolve: (r) => resolve({ signed: r.signed, copy: r.copy ?? noCopy(r.signed) }),
+        reject,
+      });
+    });
+  }
+
+  #enqueue(job: Job): void {
+    this.#queue.push(job);
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      queueMicrotask(() => this.#flush());
+    }
   }
 
   stats(): SignerStats {
@@ -146,10 +213,21 @@ class SignerPool implements Signer {
     pw.batches.delete(msg.batch);
     pw.jobs -= jobs.length;
     if (pw.jobs === 0) pw.worker.unref();
-    msg.outcomes.forEach((outcome, i) => {
+    const data = msg.data === undefined ? null : Buffer.from(msg.data.buffer, msg.data.byteOffset, msg.data.byteLength);
+    msg.outcomes.forEach((outcome: SignOutcome, i) => {
       const job = jobs[i]!;
       if ('error' in outcome) job.reject(new Error(outcome.error));
-      else job.resolve(Buffer.concat([Buffer.from(outcome.headers, 'latin1'), job.raw]));
+      else if ('raw' in job.message)
+        job.resolve({
+          signed: Buffer.concat([Buffer.from(outcome.headers, 'latin1'), job.message.raw]),
+          copy: outcome.copy ?? null,
+        });
+      else if (outcome.at !== undefined && data !== null)
+        job.resolve({
+          signed: data.subarray(outcome.at, outcome.at + (outcome.length ?? 0)),
+          copy: outcome.copy ?? null,
+        });
+      else job.reject(new Error('the DKIM signer sent no rendered message back'));
     });
     this.#flush();
   }
@@ -205,9 +283,9 @@ class SignerPool implements Signer {
     while (
       count < size &&
       count < this.#queue.length &&
-      (count === 0 || bytes + this.#queue[count]!.raw.length <= MAX_BATCH_BYTES)
+      (count === 0 || bytes + this.#queue[count]!.size <= MAX_BATCH_BYTES)
     ) {
-      bytes += this.#queue[count]!.raw.length;
+      bytes += this.#queue[count]!.size;
       count++;
     }
     return this.#queue.splice(0, count);
@@ -215,14 +293,27 @@ class SignerPool implements Signer {
 
   #post(pw: PoolWorker, jobs: Job[]): void {
     // Its own ArrayBuffer (never Buffer's shared pool), so it can be transferred without a copy.
-    const data = Buffer.allocUnsafeSlow(jobs.reduce((sum, job) => sum + job.raw.length, 0));
+    const data = Buffer.allocUnsafeSlow(jobs.reduce((sum, job) => sum + ('raw' in job.message ? job.size : 0), 0));
     const keys: DkimKey[] = [];
     const signJobs: SignJob[] = [];
     let offset = 0;
     for (const job of jobs) {
-      data.set(job.raw, offset);
-      signJobs.push({ offset, length: job.raw.length, keys: job.keys.map((key) => keyIndex(keys, key)), now: job.now });
-      offset += job.raw.length;
+      const indexes = job.keys.map((key) => keyIndex(keys, key));
+      const copy = job.copyFields > 0 ? { copyFields: job.copyFields } : {};
+      if ('raw' in job.message) {
+        data.set(job.message.raw, offset);
+        signJobs.push({ offset, length: job.size, keys: indexes, now: job.now, ...copy });
+        offset += job.size;
+      } else
+        signJobs.push({
+          offset,
+          length: 0,
+          keys: indexes,
+          now: job.now,
+          draft: job.message.draft,
+          prefix: job.message.prefix,
+          ...copy,
+        });
     }
     const batch = this.#nextBatch++;
     pw.batches.set(batch, jobs);

@@ -3,6 +3,12 @@ import { resolverLookup } from '../smtp/resolver-lookup.js';
 import { fetchStsPolicy } from './fetch-sts-policy.js';
 import { parseStsPolicy, parseStsRecord, type StsMode, type StsPolicy } from './sts-policy.js';
 import { trustedCas } from './trust-store.js';
+import { compileOnce } from '../../storage/compile-once.js';
+
+/** The cached policy row, read once per delivery attempt; compiled once (storage/compile-once.ts). */
+const cachedPolicy = compileOnce((db, [domain]: [string]) =>
+  db.selectFrom('mta_sts_policies').selectAll().where('domain', '=', domain),
+);
 
 /** A recipient domain's MTA-STS state at delivery time. */
 export type StsLookup =
@@ -25,7 +31,7 @@ const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA']);
 export async function lookupStsPolicy(deps: StsDeps, domain: string): Promise<StsLookup> {
   const now = deps.clock.now();
   const name = domain.toLowerCase();
-  const row = await deps.db.selectFrom('mta_sts_policies').selectAll().where('domain', '=', name).executeTakeFirst();
+  const [row] = (await cachedPolicy(deps.db, [name])).rows;
   const cached =
     row !== undefined && Number(row.expires_at) > now
       ? {

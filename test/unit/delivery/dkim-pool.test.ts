@@ -7,6 +7,9 @@ import { promisify } from 'node:util';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { createSignerPool } from '../../../src/delivery/dkim/signer-pool.js';
 import type { DkimKey } from '../../../src/delivery/dkim/dkim-sign.js';
+import { signedCopy } from '../../../src/delivery/dkim/signed-copy.js';
+import { renderMime } from '../../../src/mime/render-mime.js';
+import type { MessageDraft } from '../../../src/mime/message-draft.js';
 
 const NOW = Date.UTC(2026, 2, 14, 9, 30, 0);
 const DOMAIN = 'pool.example.com';
@@ -129,4 +132,49 @@ test('workers load TypeScript when tsx was registered at run time, as bin/postho
   );
   assert.match(stdout, /^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=pool\.example\.com;/);
   assert.ok(await verifies(Buffer.from(stdout, 'latin1')));
+});
+
+test('a draft is rendered by the signer: the same signed bytes and signed copy on threads as inline, and they verify', async () => {
+  const pool = createSignerPool({ threads: 2 });
+  const inline = createSignerPool({ threads: 0 });
+  const prefix = 'Feedback-ID: t:acc:pool.example.com:ph\r\n';
+  const draft = (i: number): MessageDraft => ({
+    messageId: `<d${i}@${DOMAIN}>`,
+    date: 'Sat, 14 Mar 2026 09:30:00 +0000',
+    from: { name: 'Pool', address: `sender@${DOMAIN}` },
+    to: [{ name: '', address: `rcpt${i}@example.org` }],
+    subject: `draft ${i}`,
+    html: `<p>Hello number ${i}</p>${'<p>Some html that makes the message longer.</p>'.repeat(20 + i)}`,
+    text: i % 2 === 0 ? null : `Hello number ${i}`,
+    headers: [],
+  });
+  try {
+    for (const i of [0, 1, 2, 3]) {
+      const [threaded, here] = await Promise.all([
+        pool.signMessage({ draft: draft(i), prefix }, [key], NOW, 2),
+        inline.signMessage({ draft: draft(i), prefix }, [key], NOW, 2),
+      ]);
+      const expected = Buffer.concat([Buffer.from(prefix, 'latin1'), renderMime(draft(i))]);
+      assert.ok(threaded.signed.subarray(threaded.signed.length - expected.length).equals(expected));
+      assert.ok(threaded.signed.equals(here.signed), `draft ${i}: same bytes on a thread as inline`);
+      assert.deepEqual(threaded.copy, signedCopy(here.signed, 2));
+      assert.match(threaded.copy.fields, /^DKIM-Signature: [^]*\r\nFeedback-ID: t:acc:pool\.example\.com:ph\r\n$/);
+      assert.ok(await verifies(threaded.signed));
+    }
+    // Bytes given as they are keep their copy too.
+    const raw = Buffer.concat([Buffer.from(prefix, 'latin1'), message(5)]);
+    const r = await pool.signMessage({ raw }, [key], NOW, 2);
+    assert.deepEqual(r.copy, signedCopy(r.signed, 2));
+    await assert.rejects(
+      pool.signMessage(
+        { draft: { ...draft(6), from: undefined as unknown as MessageDraft['from'] }, prefix },
+        [key],
+        NOW,
+        2,
+      ),
+    );
+  } finally {
+    await pool.close();
+    await inline.close();
+  }
 });
