@@ -108,7 +108,12 @@ export function startDeliveryWorker(
               { jobs: lost },
               'delivery outcomes not recorded: their leases ended and another worker holds them',
             );
-          await writeOutcomes(trx, planOutcomes(kept, deps.config, deps.ids, now), workerId, now);
+          await writeOutcomes(
+            trx,
+            planOutcomes(kept, deps.config, deps.ids, now, (host) => shaping.table.of(host)),
+            workerId,
+            now,
+          );
         }),
       );
       return results.map(() => undefined);

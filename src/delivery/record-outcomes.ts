@@ -11,6 +11,7 @@ import { compileOnce } from '../storage/compile-once.js';
 import type { GroupResult } from './deliver-group.js';
 import { nextRetry } from './retry-schedule.js';
 import { outcomeHost, destinationProvider } from './destination-provider.js';
+import type { Provider } from './providers.js';
 
 /** Recipient statuses after an attempt (recipients.status). */
 export type RecipientStatus = 'queued' | 'sending' | 'deferred' | 'delivered' | 'failed' | 'rejected';
@@ -44,6 +45,9 @@ export function planOutcomes(
   cfg: Pick<Config, 'retrySchedule' | 'maxQueueLifetime'>,
   ids: Ids,
   now: number,
+  // The worker's configured provider table (POSTHORN_PROVIDERS), the one its pacing, holds and
+  // metrics use, so the queue's `provider` column names the same provider they do.
+  providerOf: (host: string) => Provider = destinationProvider,
 ): Plan {
   const plan: Plan = { events: [], status: new Map(), complete: [], retry: new Map(), signatures: [], unheld: [] };
   for (const { group, signedAt, signature, outcomes } of results) {
@@ -122,7 +126,7 @@ export function planOutcomes(
           if (next.kind === 'retry') {
             // The provider of the MX host tried, so the queue can be listed and retried by provider.
             const host = outcomeHost(o.details);
-            const provider = host === undefined || host === 'sandbox' ? null : destinationProvider(host);
+            const provider = host === undefined || host === 'sandbox' ? null : providerOf(host);
             const key = `${next.at}\0${o.error}\0${provider ?? ''}`;
             const slot = plan.retry.get(key) ?? { at: next.at, ids: [], error: o.error, provider };
             slot.ids.push(item.job.id);

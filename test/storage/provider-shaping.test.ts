@@ -145,11 +145,13 @@ for (const dialect of testDialects()) {
       await hx.run();
       const job = await hx.deps.db
         .selectFrom('jobs')
-        .select(['run_at', 'attempts'])
+        .select(['run_at', 'attempts', 'provider'])
         .where('message_id', '=', id)
         .executeTakeFirstOrThrow();
       assert.equal(Number(job.run_at), t0 + 5000);
       assert.equal(Number(job.attempts), 1);
+      // The MX host is gmail's only by the configured suffix: the queue names the provider the pacing used.
+      assert.equal(job.provider, 'gmail');
       for (let i = 0; i < 10 && seen.length < 2; i++) await hx.advance(1000);
       assert.equal(seen.length, 2);
       assert.ok(seen[1]! - seen[0]! >= 5000, `retried after ${seen[1]! - seen[0]!} ms`);
