@@ -2,7 +2,8 @@
 // dist/ (rebuilt first when a source is newer, scripts/fresh-dist.js), not the sources through tsx,
 // whose loader adds about 120 MB of memory and its own CPU to the server being measured.
 // BENCH_FROM_SOURCE=1 measures the sources instead. They also get the Node options the deployment
-// files run the server with (deploy/posthorn.service), so memory is measured as deployed.
+// files run the server with (deploy/posthorn.service), so memory is measured as deployed;
+// BENCH_NODE_OPTIONS replaces them (an empty value: Node's defaults), to compare.
 import { readFileSync } from 'node:fs';
 import { freshDist } from '../scripts/fresh-dist.js';
 
@@ -19,5 +20,6 @@ export function serveFromDist(): void {
   if (process.env.BENCH_FROM_SOURCE === '1') return;
   if (!freshDist((line) => console.error(`bench: ${line}`))) throw new Error('bench: building dist/ failed');
   process.env.POSTHORN_TEST_CLI = 'dist';
-  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, deployedNodeOptions()].filter(Boolean).join(' ');
+  const options = process.env.BENCH_NODE_OPTIONS ?? deployedNodeOptions();
+  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, options].filter(Boolean).join(' ');
 }
