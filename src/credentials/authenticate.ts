@@ -40,22 +40,22 @@ export const CONTEXT_COLUMNS = [
   'a.monthly_quota',
 ] as const;
 
+/** The row those columns give. */
+export interface AuthRow {
+  domain_id: string;
+  name: string;
+  status: DomainStatus;
+  sandbox: number;
+  track_opens: number;
+  track_clicks: number;
+  unsubscribe: number;
+  account_id: string;
+  rate_limit: number;
+  monthly_quota: number | null;
+}
+
 /** The row those columns give, as an AuthContext for the credential `keyId`. */
-export function toAuthContext(
-  keyId: string,
-  row: {
-    domain_id: string;
-    name: string;
-    status: DomainStatus;
-    sandbox: number;
-    track_opens: number;
-    track_clicks: number;
-    unsubscribe: number;
-    account_id: string;
-    rate_limit: number;
-    monthly_quota: number | null;
-  },
-): AuthContext {
+export function toAuthContext(keyId: string, row: AuthRow): AuthContext {
   return {
     keyId,
     domain: {

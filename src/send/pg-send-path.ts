@@ -11,9 +11,14 @@
 // test/storage/ run both.
 import type pg from 'pg';
 import type { Kysely } from 'kysely';
-import type { Database, DomainStatus } from '../storage/database.js';
+import type { Database } from '../storage/database.js';
 import { pgPool } from '../storage/open-database.js';
-import { LAST_USED_GRANULARITY_MS, toAuthContext, type AuthContext } from '../credentials/authenticate.js';
+import {
+  LAST_USED_GRANULARITY_MS,
+  toAuthContext,
+  type AuthContext,
+  type AuthRow,
+} from '../credentials/authenticate.js';
 import { toEventRecord, toEventRow } from '../events/event-record.js';
 import { webhookPayload } from '../events/webhook-payload.js';
 import { deliveryId } from '../outbox/enqueue-webhooks.js';
@@ -62,17 +67,8 @@ SELECT ctx.*,
 FROM ctx`,
 };
 
-interface ChecksRow {
-  domain_id: string;
-  name: string;
-  status: DomainStatus;
-  sandbox: number;
-  track_opens: number;
-  track_clicks: number;
-  unsubscribe: number;
-  account_id: string;
-  rate_limit: number;
-  monthly_quota: number | null;
+/** The credential's row (as credentials/authenticate.ts reads it) and what the checks found. */
+interface ChecksRow extends AuthRow {
   step: number;
   taken: number;
   tat: number | null;
