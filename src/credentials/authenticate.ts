@@ -1,3 +1,4 @@
+import { sql, type SqlBool } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { DomainStatus } from '../storage/database.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-format.js';
@@ -71,6 +72,18 @@ export function toAuthContext(keyId: string, row: AuthRow): AuthContext {
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
+/**
+ * The rule of a usable API key, as SQL over its `api_keys` row `k` and its domain's row `d`: not
+ * revoked, its domain not deleted (its keys are revoked when it is deleted; this also covers a key
+ * issued in a race with the deletion), and not the sandbox domain's unless `sandboxAllowed` (an SQL
+ * boolean) holds: a production server never honours sandbox credentials (sandbox/retire-sandbox.ts).
+ * The rule's only statement: `findKey` below and the send path's checks on PostgreSQL
+ * (send/pg-send-path.ts) both use it.
+ */
+export function activeKeySql(k: string, d: string, sandboxAllowed: string): string {
+  return `${k}.revoked_at IS NULL AND ${d}.deleted_at IS NULL AND (${sandboxAllowed} OR ${d}.sandbox = 0)`;
+}
+
 /** The active key with this hash, its domain and account; compiled once (a query per request). */
 const findKey = compileOnce((db, [keyHash]: [string], variant) =>
   db
@@ -79,9 +92,7 @@ const findKey = compileOnce((db, [keyHash]: [string], variant) =>
     .innerJoin('accounts as a', 'a.id', 'd.account_id')
     .select(['k.id as key_id', 'k.last_used_at', ...CONTEXT_COLUMNS])
     .where('k.key_hash', '=', keyHash)
-    .where('k.revoked_at', 'is', null)
-    .where('d.deleted_at', 'is', null)
-    .$if(variant !== 'sandbox', (q) => q.where('d.sandbox', '=', 0)),
+    .where(sql.raw<SqlBool>(activeKeySql('k', 'd', variant === 'sandbox' ? '1 = 1' : '1 = 0'))),
 );
 
 /**
@@ -100,11 +111,9 @@ export function lastUsedIsStale(lastUsedAt: number | null, now: number): boolean
  * — missing or malformed header, unknown key, revoked key — is the same `null`, so the 401 cannot
  * say which and gives a caller nothing to probe with. Not cached: a replaced key must fail at once,
  * even when another process replaced it (`authenticateCached` below answers from memory only a
- * caller that checks the key again before it acts). Outside sandbox mode a key of the sandbox domain is
- * refused like an unknown one (see sandbox/retire-sandbox.ts): a production server never honours
- * sandbox credentials. A deleted domain's key is refused too (its keys are revoked when it is
- * deleted; this also covers a key issued in a race with the deletion). The key's `last_used_at` is
- * kept to the minute (`lastUsedIsStale`).
+ * caller that checks the key again before it acts). A revoked key, a deleted domain's key and,
+ * outside sandbox mode, a key of the sandbox domain are refused like an unknown one (`activeKeySql`).
+ * The key's `last_used_at` is kept to the minute (`lastUsedIsStale`).
  */
 export async function authenticate(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,

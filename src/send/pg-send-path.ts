@@ -13,7 +13,9 @@ import type pg from 'pg';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.js';
 import { pgPool } from '../storage/open-database.js';
+import { gcraRetryAfterMs, gcraUpsertSql } from '../rate-limit/db-rate-limiter.js';
 import {
+  activeKeySql,
   LAST_USED_GRANULARITY_MS,
   toAuthContext,
   type AuthContext,
@@ -25,38 +27,37 @@ import { deliveryId } from '../outbox/enqueue-webhooks.js';
 import type { MessagePlan, PersistResult } from './persist-messages.js';
 
 /**
- * The checks of one send in one statement: the credential again (an API key still active, its
- * domain not deleted, and not the sandbox's outside sandbox mode: credentials/authenticate.ts),
- * the key's `last_used_at` at most once a minute, the domain's rate limit (the GCRA upsert of
- * rate-limit/db-rate-limiter.ts, with the account's rate read in the same statement, so a changed
- * limit counts at once) and the recipients on the account's suppression list. No row: the
+ * The checks of one send in one statement: the credential again (`activeKeySql` of
+ * credentials/authenticate.ts), the key's `last_used_at` at most once a minute, the domain's rate
+ * limit (`gcraUpsertSql` of rate-limit/db-rate-limiter.ts, with the account's rate read in the same
+ * statement, so a changed limit counts at once) and the recipients on the account's suppression list. No row: the
  * credential is no longer valid.
  *
  * $1 key id (null: a credential read fresh for this request, which is not checked again), $2 domain id, $3 now in
  * ms, $4 now in µs, $5 the recipients lower-cased, $6 sandbox keys allowed.
  */
 const CHECKS = {
-  name: 'posthorn_send_checks_v1',
+  name: 'posthorn_send_checks_v2',
   text: `
 WITH ctx AS (
   SELECT d.id AS domain_id, d.name, d.status, d.sandbox, d.track_opens, d.track_clicks, d.unsubscribe,
          a.id AS account_id, a.rate_limit, a.monthly_quota,
          GREATEST(1, ROUND(1000000.0 / a.rate_limit))::bigint AS step
   FROM domains d JOIN accounts a ON a.id = d.account_id
-  WHERE d.id = $2 AND ($1::text IS NULL OR (d.deleted_at IS NULL AND ($6::boolean OR d.sandbox = 0)
-    AND EXISTS (SELECT 1 FROM api_keys k WHERE k.id = $1 AND k.domain_id = d.id AND k.revoked_at IS NULL)))
+  WHERE d.id = $2 AND ($1::text IS NULL
+    OR EXISTS (SELECT 1 FROM api_keys k WHERE k.id = $1 AND k.domain_id = d.id AND ${activeKeySql('k', 'd', '$6::boolean')}))
 ), used AS (
   UPDATE api_keys SET last_used_at = $3::bigint
   WHERE id = $1 AND EXISTS (SELECT 1 FROM ctx)
     AND (last_used_at IS NULL OR last_used_at <= $3::bigint - ${LAST_USED_GRANULARITY_MS})
   RETURNING 1
 ), taken AS (
-  INSERT INTO rate_limits (key, tat) SELECT 'send:' || ctx.domain_id, $4::bigint + ctx.step FROM ctx
-  ON CONFLICT (key) DO UPDATE
-    SET tat = (CASE WHEN rate_limits.tat > $4::bigint THEN rate_limits.tat ELSE $4::bigint END)
-              + (SELECT step FROM ctx)
-    WHERE rate_limits.tat - (SELECT step * (GREATEST(rate_limit, 1) - 1) FROM ctx) <= $4::bigint
-  RETURNING tat
+  ${gcraUpsertSql({
+    row: `SELECT 'send:' || ctx.domain_id, $4::bigint + ctx.step FROM ctx`,
+    now: '$4::bigint',
+    step: '(SELECT step FROM ctx)',
+    tolerance: '(SELECT step * (GREATEST(rate_limit, 1) - 1) FROM ctx)',
+  })}
 )
 SELECT ctx.*,
   (SELECT count(*) FROM taken)::int AS taken,
@@ -121,10 +122,10 @@ function createPgSendPath(pool: pg.Pool): PgSendPath {
       const row = res.rows[0];
       if (row === undefined) return null;
       const tolerance = row.step * (Math.max(row.rate_limit, 1) - 1);
-      const waitUs = row.tat === null ? row.step : Number(row.tat) - tolerance - nowUs;
+      const retryAfterMs = gcraRetryAfterMs(row.tat === null ? null : Number(row.tat), tolerance, nowUs, row.step);
       return {
         auth: toAuthContext(auth.keyId, row),
-        rate: row.taken > 0 ? { ok: true } : { ok: false, retryAfterMs: Math.max(1, waitUs / 1000) },
+        rate: row.taken > 0 ? { ok: true } : { ok: false, retryAfterMs },
         suppressed: new Map(row.suppressed ?? []),
       };
     },
