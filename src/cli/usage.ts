@@ -73,7 +73,8 @@ Commands:
                                               end failed with reason cancelled
   queue suspend --domain D|--provider P [--until TIME] [--reason TEXT] [--account A]
                                               hold delivery to a recipient domain or provider (gmail,
-                                              outlook, yahoo, other); TIME: ISO 8601, Unix seconds or 2h
+                                              outlook, yahoo, apple, other, or one POSTHORN_PROVIDERS
+                                              adds); TIME: ISO 8601, Unix seconds or 2h
   queue resume --domain D|--provider P [--account A]
                                               end a hold; the mail it held is due at once
   queue holds [--account A]                   the delivery holds in force

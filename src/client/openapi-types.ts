@@ -7150,10 +7150,10 @@ export interface operations {
          */
         domain?: string;
         /**
-         * @description A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to.
+         * @description A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to. One of gmail, outlook, yahoo, apple, other, or a provider added by POSTHORN_PROVIDERS.
          * @example gmail
          */
-        provider?: 'gmail' | 'outlook' | 'yahoo' | 'apple' | 'other';
+        provider?: string;
         /** @description `queued` (not tried yet), `deferred` (tried, to be tried again), `scheduled` (its send time is ahead), `suspended` (pushed back by a hold, waiting for it to end) */
         status?: 'queued' | 'deferred' | 'scheduled' | 'suspended';
         limit?: number;
@@ -7186,7 +7186,7 @@ export interface operations {
                */
               domain: string;
               /** @description The provider of the MX host last tried; null before a route was resolved. */
-              provider: ('gmail' | 'outlook' | 'yahoo' | 'apple' | 'other') | null;
+              provider: string | null;
               /**
                * @description `queued` (not tried yet), `deferred` (tried, to be tried again), `scheduled` (its send time is ahead), `suspended` (pushed back by a hold, waiting for it to end)
                * @enum {string}
@@ -7354,11 +7354,10 @@ export interface operations {
            */
           domain?: string;
           /**
-           * @description A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to.
+           * @description A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to. One of gmail, outlook, yahoo, apple, other, or a provider added by POSTHORN_PROVIDERS.
            * @example gmail
-           * @enum {string}
            */
-          provider?: 'gmail' | 'outlook' | 'yahoo' | 'apple' | 'other';
+          provider?: string;
           /**
            * @description When the hold ends by itself: ISO 8601 with an offset, Unix seconds, or a duration such as 2h.
            * @example 2h
@@ -7540,11 +7539,10 @@ export interface operations {
            */
           domain?: string;
           /**
-           * @description A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to.
+           * @description A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to. One of gmail, outlook, yahoo, apple, other, or a provider added by POSTHORN_PROVIDERS.
            * @example gmail
-           * @enum {string}
            */
-          provider?: 'gmail' | 'outlook' | 'yahoo' | 'apple' | 'other';
+          provider?: string;
         };
       };
     };
@@ -7651,7 +7649,7 @@ export interface operations {
                  */
                 domain: string;
                 /** @description The provider of the MX host last tried; null before a route was resolved. */
-                provider: ('gmail' | 'outlook' | 'yahoo' | 'apple' | 'other') | null;
+                provider: string | null;
                 /**
                  * @description `queued` (not tried yet), `deferred` (tried, to be tried again), `scheduled` (its send time is ahead), `suspended` (pushed back by a hold, waiting for it to end)
                  * @enum {string}

@@ -14,7 +14,9 @@ export interface ProviderSetting {
   perMinute?: number | null;
 }
 
-const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
+/** A provider's name: what POSTHORN_PROVIDERS accepts, and the queue's filters and holds (as a JSON-schema pattern). */
+export const PROVIDER_NAME_PATTERN = '^[a-z][a-z0-9_-]{0,31}$';
+const NAME = new RegExp(PROVIDER_NAME_PATTERN);
 
 /**
  * POSTHORN_PROVIDERS: a JSON object `{"gmail": {"suffixes": ["…"], "connections": 20,

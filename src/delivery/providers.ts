@@ -132,8 +132,18 @@ export function providerTable(settings: readonly ProviderSetting[], otherConnect
   };
 }
 
-/** The built-in providers' names and `other`: what the queue's `provider` filters and holds accept (docs/delivery.md). */
+/** The built-in providers' names and `other` (docs/delivery.md); POSTHORN_PROVIDERS may add more (`providerNames`). */
 export const PROVIDER_NAMES = ['gmail', 'outlook', 'yahoo', 'apple', OTHER] as const;
+
+/**
+ * Every provider name of a configuration, `other` last: the built-in ones and those POSTHORN_PROVIDERS
+ * adds. What the queue's `provider` filter and holds accept (docs/delivery.md), as the delivery
+ * worker's table (provider-gate.ts) is the one that labels jobs and looks up holds.
+ */
+export function providerNames(config: { providers: readonly ProviderSetting[] }): string[] {
+  const added = config.providers.map((s) => s.name).filter((n) => n !== OTHER && !PROVIDER_NAMES.includes(n as never));
+  return [...PROVIDER_NAMES.slice(0, -1), ...new Set(added), OTHER];
+}
 
 const DEFAULT_TABLE = providerTable([], 10);
 

@@ -4,6 +4,7 @@ import { RefusedError } from '../core/refused-error.js';
 import { holdId, type HoldScope } from '../queue/holds.js';
 import type { DeliveryHoldTable } from '../storage/database.js';
 import { auditQueue, queueDomain, queueProvider } from './queue-scope.js';
+import { providerNames } from '../delivery/providers.js';
 
 /** The furthest end a hold may be given; one meant to last longer is left open and resumed by hand. */
 const MAX_HOLD_MS = 365 * 86_400_000;
@@ -24,15 +25,20 @@ export interface HoldView {
 /** Whose holds: one account's own (an account token or session), or the node's over every account (the CLI). */
 export type HoldOwner = { accountId: string } | { node: true };
 
-type HoldDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'metrics'>;
+type HoldDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'metrics' | 'config'>;
 
 function ownerId(owner: HoldOwner): string | null {
   return 'accountId' in owner ? owner.accountId : null;
 }
 
-/** The held value in its stored form, refused (naming `field`) when it is not a domain name or a provider. */
-export function holdValue(scope: HoldScope, value: string, field = scope): string {
-  return scope === 'domain' ? queueDomain(value, field) : queueProvider(value, field);
+/** The held value in its stored form, refused (naming `field`) when it is not a domain name or one of the configuration's providers. */
+export function holdValue(
+  config: Pick<Deps['config'], 'providers'>,
+  scope: HoldScope,
+  value: string,
+  field: string = scope,
+): string {
+  return scope === 'domain' ? queueDomain(value, field) : queueProvider(value, providerNames(config), field);
 }
 
 function view(h: DeliveryHoldTable): HoldView {
@@ -59,7 +65,7 @@ export async function suspendDelivery(
   input: { scope: HoldScope; value: string; until?: number | undefined; reason?: string | undefined },
   actor: Actor,
 ): Promise<HoldView> {
-  const value = holdValue(input.scope, input.value);
+  const value = holdValue(deps.config, input.scope, input.value);
   const now = deps.clock.now();
   if (input.until !== undefined && input.until <= now)
     throw new RefusedError('invalid', `until must be in the future, got ${new Date(input.until).toISOString()}`, {
@@ -115,7 +121,7 @@ export async function resumeDelivery(
   input: { scope: HoldScope; value: string },
   actor: Actor,
 ): Promise<{ released: number }> {
-  const value = holdValue(input.scope, input.value);
+  const value = holdValue(deps.config, input.scope, input.value);
   const id = holdId(input.scope, value, ownerId(owner));
   const now = deps.clock.now();
   const released = await deps.db.transaction().execute(async (trx) => {

@@ -4,6 +4,7 @@ import { findMessage } from '../messages/message-view.js';
 import { shownStatus, type RecipientStatusName } from '../messages/recipient-status.js';
 import type { Provider } from '../delivery/providers.js';
 import { queueDomain, queueProvider, type QueueScope } from './queue-scope.js';
+import { providerNames } from '../delivery/providers.js';
 
 /** Where a job stands (docs/delivery.md, Listing the queue). */
 export const QUEUE_STATUSES = ['queued', 'deferred', 'scheduled', 'suspended'] as const;
@@ -121,14 +122,14 @@ function toJob(r: Row, now: number): QueueJob {
  * `posthorn queue list`). Filters combine.
  */
 export async function listQueue(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   scope: QueueScope,
   filter: QueueFilter,
 ): Promise<{ jobs: QueueJob[]; next_cursor: string | null }> {
   const now = deps.clock.now();
   let q = baseQuery(deps, scope);
   if (filter.domain !== undefined) q = q.where('r.domain', '=', queueDomain(filter.domain));
-  if (filter.provider !== undefined) q = q.where('j.provider', '=', queueProvider(filter.provider));
+  if (filter.provider !== undefined) q = q.where('j.provider', '=', queueProvider(filter.provider, providerNames(deps.config)));
   switch (filter.status) {
     case undefined:
       break;

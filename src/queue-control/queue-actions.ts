@@ -5,11 +5,12 @@ import { newEvent } from '../events/event-record.js';
 import { writeEvents } from '../events/write-events.js';
 import { findMessage, type MessageScope } from '../messages/message-view.js';
 import { auditQueue, queueDomain, queueProvider, type QueueScope } from './queue-scope.js';
+import { providerNames } from '../delivery/providers.js';
 
 /** What `queue retry` makes due: one message's jobs, or every job to a recipient domain or provider. */
 export type RetryTarget = { messageId: string } | { domain: string } | { provider: string };
 
-type QueueDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'metrics'>;
+type QueueDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'metrics' | 'config'>;
 
 /**
  * Makes the target's waiting jobs due now (`POST /v1/queue/{id}/retry`, `POST /v1/queue/retry`,
@@ -32,7 +33,7 @@ export async function retryQueue(
     messageId = head.id;
   }
   const domain = 'domain' in target ? queueDomain(target.domain) : null;
-  const provider = 'provider' in target ? queueProvider(target.provider) : null;
+  const provider = 'provider' in target ? queueProvider(target.provider, providerNames(deps.config)) : null;
   const label = messageId ?? (domain !== null ? `domain:${domain}` : `provider:${provider}`);
   return deps.db.transaction().execute(async (trx) => {
     let pick = trx

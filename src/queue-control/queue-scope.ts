@@ -3,7 +3,6 @@ import type { Deps } from '../deps.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { Actor } from '../core/actor.js';
 import { RefusedError } from '../core/refused-error.js';
-import { PROVIDER_NAMES } from '../delivery/providers.js';
 import type { Database } from '../storage/database.js';
 
 /**
@@ -28,17 +27,16 @@ export function queueDomain(value: string, field = 'domain'): string {
   return d;
 }
 
-/** A provider name as the delivery metrics label it (metrics/delivery-labels.ts); refused otherwise. */
-export function queueProvider(value: string, field = 'provider'): string {
+/**
+ * A provider name as the delivery metrics and the queue label it: one of `names` (the
+ * configuration's, delivery/providers.ts `providerNames`); refused otherwise, naming them.
+ */
+export function queueProvider(value: string, names: readonly string[], field = 'provider'): string {
   const p = value.trim().toLowerCase();
-  if (!(PROVIDER_NAMES as readonly string[]).includes(p))
-    throw new RefusedError(
-      'invalid',
-      `${field} must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(value.slice(0, 64))}`,
-      {
-        field,
-      },
-    );
+  if (!names.includes(p))
+    throw new RefusedError('invalid', `${field} must be one of ${names.join(', ')}, got ${JSON.stringify(value.slice(0, 64))}`, {
+      field,
+    });
   return p;
 }
 

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { createAccountToken } from '../../src/credentials/account-tokens.js';
 import { CLI_ACTOR } from '../../src/core/actor.js';
 import { showProvider } from '../../src/delivery/provider-status.js';
+import { resumeDelivery, suspendDelivery } from '../../src/queue-control/delivery-holds.js';
+import { listQueue } from '../../src/queue-control/list-queue.js';
 import { testDialects } from '../helpers/test-db.js';
 import { createDeliveryHarness, MX_DOMAIN, SENDER_DOMAIN, type DeliveryHarness } from '../helpers/delivery-harness.js';
 import type { SinkAction, SinkBehaviour } from '../helpers/sink-mx.js';
@@ -156,6 +158,48 @@ for (const dialect of testDialects()) {
       assert.equal(seen.length, 2);
       assert.ok(seen[1]! - seen[0]! >= 5000, `retried after ${seen[1]! - seen[0]!} ms`);
       assert.deepEqual(await hx.timeline(id, `wait@${GMAIL_DOMAIN}`), [
+        'accepted-by-system',
+        'accepted-by-mta',
+        'delivered',
+      ]);
+    });
+
+    test('a provider added by POSTHORN_PROVIDERS is named by the queue, and its queue can be listed and held by that name', async () => {
+      let deferred = true;
+      h = await createDeliveryHarness(dialect, {
+        sink: { behaviour: () => (deferred ? reject(451, '4.3.0 Try again later') : accept) },
+        zone: {
+          [GMAIL_DOMAIN]: { MX: [{ exchange: GMAIL_MX, priority: 10 }] },
+          [GMAIL_MX]: { A: ['127.0.0.1'] },
+        },
+        env: { POSTHORN_PROVIDERS: 'corp=test-gmail.example', POSTHORN_RETRY_SCHEDULE: '1s' },
+      });
+      const hx = h;
+      const id = await hx.insertMessage([`ana@${GMAIL_DOMAIN}`]);
+      await hx.run();
+      const listed = await listQueue(hx.deps, { any: true }, { provider: 'corp', limit: 10 });
+      assert.deepEqual(
+        listed.jobs.map((j) => [j.message_id, j.provider, j.status]),
+        [[id, 'corp', 'deferred']],
+      );
+      assert.equal((await listQueue(hx.deps, { any: true }, { provider: 'other', limit: 10 })).jobs.length, 0);
+      // A hold by the added name holds its mail; the refusal of an unknown name lists the added one.
+      await suspendDelivery(hx.deps, { node: true }, { scope: 'provider', value: 'corp' }, CLI_ACTOR);
+      deferred = false;
+      await hx.advance(2000);
+      const job = await hx.deps.db
+        .selectFrom('jobs')
+        .select(['held', 'provider'])
+        .where('message_id', '=', id)
+        .executeTakeFirstOrThrow();
+      assert.equal(job.held, 'provider:corp:*');
+      await assert.rejects(
+        suspendDelivery(hx.deps, { node: true }, { scope: 'provider', value: 'hotmail' }, CLI_ACTOR),
+        /provider must be one of gmail, outlook, yahoo, apple, corp, other/,
+      );
+      await resumeDelivery(hx.deps, { node: true }, { scope: 'provider', value: 'corp' }, CLI_ACTOR);
+      await hx.run();
+      assert.deepEqual(await hx.timeline(id, `ana@${GMAIL_DOMAIN}`), [
         'accepted-by-system',
         'accepted-by-mta',
         'delivered',

@@ -1,15 +1,17 @@
 import { Type } from 'typebox';
 import { PROVIDER_NAMES } from '../../delivery/providers.js';
+import { PROVIDER_NAME_PATTERN } from '../../config/parse-providers.js';
 import { QUEUE_STATUSES } from '../../queue-control/list-queue.js';
 import { HOLD_SCOPES } from '../../queue/holds.js';
 import { NextCursor, NullableTimestamp, PageQuery, Timestamp } from './common.js';
 
 const MSG_EXAMPLE = 'msg_01JD8X4Y2Z3A4B5C6D7E8F9G0H';
 
-const Provider = Type.Unsafe<(typeof PROVIDER_NAMES)[number]>({
-  type: 'string',
-  enum: [...PROVIDER_NAMES],
-  description: 'A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to.',
+// Not an enum: POSTHORN_PROVIDERS may add providers (docs/delivery.md), and this document is the
+// same for every configuration. The route refuses a name its server does not know, naming those it does.
+const Provider = Type.String({
+  pattern: PROVIDER_NAME_PATTERN,
+  description: `A mailbox provider, as the delivery metrics label it: from the MX host the mail goes to. One of ${PROVIDER_NAMES.join(', ')}, or a provider added by POSTHORN_PROVIDERS.`,
   examples: ['gmail'],
 });
 const Domain = Type.String({
