@@ -129,7 +129,8 @@ export async function listQueue(
   const now = deps.clock.now();
   let q = baseQuery(deps, scope);
   if (filter.domain !== undefined) q = q.where('r.domain', '=', queueDomain(filter.domain));
-  if (filter.provider !== undefined) q = q.where('j.provider', '=', queueProvider(filter.provider, providerNames(deps.config)));
+  if (filter.provider !== undefined)
+    q = q.where('j.provider', '=', queueProvider(filter.provider, providerNames(deps.config)));
   switch (filter.status) {
     case undefined:
       break;

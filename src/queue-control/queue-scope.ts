@@ -34,9 +34,13 @@ export function queueDomain(value: string, field = 'domain'): string {
 export function queueProvider(value: string, names: readonly string[], field = 'provider'): string {
   const p = value.trim().toLowerCase();
   if (!names.includes(p))
-    throw new RefusedError('invalid', `${field} must be one of ${names.join(', ')}, got ${JSON.stringify(value.slice(0, 64))}`, {
-      field,
-    });
+    throw new RefusedError(
+      'invalid',
+      `${field} must be one of ${names.join(', ')}, got ${JSON.stringify(value.slice(0, 64))}`,
+      {
+        field,
+      },
+    );
   return p;
 }
 
