@@ -56,10 +56,10 @@ const COLUMNS = '(account_id, address, reason, created_at, domain, message_id)';
  * where one INSERT ... SELECT would run on one backend while the others idle.
  *
  * - Of an address repeated in the file the first row wins: a range holds every row of its
- *   addresses, and sorts them by address, then file order, so `ON CONFLICT DO NOTHING` keeps the first.
- * - Counts are exact: each range's rows are counted before it is merged, and only a range that
- *   committed counts (a range that failed adds nothing, its rows are neither imported nor already
- *   suppressed).
+ *   addresses, and takes them by address, then file order (mergeRange).
+ * - Counts are exact: each range's rows are counted in the transaction that merges them, and only a
+ *   range that committed counts (a range that failed adds nothing, its rows are neither imported
+ *   nor already suppressed).
  * - The table is dropped by `close`, also after an error. A crash (of Posthorn or of PostgreSQL)
  *   leaves it behind; the import keeps a heartbeat in the table's comment, and the next import or
  *   server start-up drops the tables whose heartbeat stopped (dropStaleImportTables).
@@ -135,7 +135,9 @@ export function pgStagedWriter(pool: pg.Pool, accountId: string): SuppressionWri
   };
 }
 
+// An address range [from, to), null for no bound: as $2, $3 of the merge, as $1, $2 of its count.
 const RANGE = '($2::text IS NULL OR address >= $2) AND ($3::text IS NULL OR address < $3)';
+const COUNT_RANGE = '($1::text IS NULL OR address >= $1) AND ($2::text IS NULL OR address < $2)';
 
 /**
  * Adds the staged rows of one address range to the list, in address order, in one transaction on a
@@ -165,10 +167,10 @@ async function mergeRange(
       await client.query('BEGIN');
       try {
         // Counted in the same transaction: a range that rolls back counts for nothing.
-        const counted = await client.query<{ n: string }>(
-          `SELECT count(*) AS n FROM ${table} WHERE ${RANGE.replace(/\$(\d)/g, (_, d: string) => `$${Number(d) - 1}`)}`,
-          [from, to],
-        );
+        const counted = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${COUNT_RANGE}`, [
+          from,
+          to,
+        ]);
         const result = await client.query(insert, [accountId, from, to]);
         await client.query('COMMIT');
         return { inserted: result.rowCount ?? 0, merged: Number(counted.rows[0]!.n) };

@@ -16,6 +16,7 @@ import { pgPool } from '../../src/storage/open-database.js';
 import { startSuppressionWriter, type SuppressionInsert } from '../../src/storage/insert-suppressions.js';
 import { dropStaleImportTables, STAGING_STALE_MS } from '../../src/storage/pg-suppression-import.js';
 import { createTestDeps, type TestDeps } from '../helpers/test-deps.js';
+import { startServer } from '../helpers/spawn-server.js';
 
 const BATCH = 4;
 const body = (text: string) => Readable.from([Buffer.from(text)]);
@@ -177,5 +178,32 @@ describe('suppression import staged on PostgreSQL', { skip: !process.env.POSTHOR
       await stored(),
       [1, 2, 3, 4, 5].map((i) => `next${i}@example.com manual`),
     );
+  });
+
+  test('server start-up drops the staging tables whose heartbeat is stale, and keeps a live one', async () => {
+    // The live import first: its start sweeps stale tables too.
+    const live = startSuppressionWriter(deps.db, accountId);
+    await live.add([row('live@example.com')]);
+    const stale = Date.now() - STAGING_STALE_MS - 60_000;
+    await pool.query(`CREATE UNLOGGED TABLE suppression_import_00000000000000aa (n bigint)`);
+    await pool.query(`COMMENT ON TABLE suppression_import_00000000000000aa IS 'posthorn import alive ${stale}'`);
+    const liveTable = (await stagingTables()).find((t) => t !== 'suppression_import_00000000000000aa')!;
+    const server = await startServer(
+      {
+        ...deps.testDb.env,
+        POSTHORN_SANDBOX: '0',
+        POSTHORN_HOSTNAME: 'mail.posthorn.test',
+        POSTHORN_LISTEN_HOST: '127.0.0.1',
+      },
+      { args: ['--roles', 'api'] },
+    );
+    try {
+      assert.deepEqual(await stagingTables(), [liveTable]);
+      assert.match(server.stdout() + server.stderr(), /suppression_import_00000000000000aa/);
+    } finally {
+      await server.stop();
+      await live.close();
+    }
+    assert.deepEqual(await stagingTables(), []);
   });
 });
