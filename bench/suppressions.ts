@@ -10,7 +10,9 @@
 //      and its RSS once started, before the import (start_rss), for comparison;
 //   4. rows per CPU-second of the Posthorn server process (import_cpu, export_cpu: /proc/<pid>/stat),
 //      a figure less bent than rows/s by other load on the machine. PostgreSQL's own processes are
-//      not counted in it.
+//      not counted in it; on PostgreSQL running on this machine, import_db_cpu and export_db_cpu
+//      give rows per CPU-second of the scratch database's backends (/proc, sampled every 100 ms;
+//      PostgreSQL's background processes, the WAL writer and checkpointer, are not counted).
 // Targets (CONTRIBUTING.md, Benchmarks): import ≥ 100,000 rows/s, export ≥ 300,000 rows/s, RSS < 300 MB.
 // SQLite always; PostgreSQL when BENCH_DATABASE_URL names a server (a scratch database is created
 // and dropped, scratch-target.ts), otherwise skipped with a note. BENCH_DIALECTS picks the
@@ -20,6 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Agent, fetch } from 'undici';
+import pg from 'pg';
 import { loadConfig } from '../src/config/load.js';
 import { systemClock } from '../src/core/clock.js';
 import { createIds } from '../src/core/ids.js';
@@ -76,6 +79,52 @@ function cpuSeconds(pid: number | undefined): number | null {
   }
 }
 
+/**
+ * CPU seconds used so far by the backends of the database at `url` (PostgreSQL on this machine),
+ * polled every 100 ms so that backends which come and go are counted from when they are first seen.
+ * `used()` is null when their /proc entries cannot be read (a database on another machine).
+ */
+async function watchBackends(url: string): Promise<{ used(): Promise<number | null>; stop(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const seen = new Map<number, { first: number; last: number }>();
+  let unreadable = false;
+  const poll = async (): Promise<void> => {
+    const { rows } = await client.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    for (const { pid } of rows) {
+      const cpu = cpuSeconds(pid);
+      if (cpu === null) unreadable = true;
+      else {
+        const s = seen.get(pid);
+        if (s) s.last = cpu;
+        else seen.set(pid, { first: cpu, last: cpu });
+      }
+    }
+  };
+  await poll();
+  let polling: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    polling = polling.then(poll).catch(() => {});
+  }, 100);
+  return {
+    async used() {
+      await polling;
+      await poll();
+      if (unreadable) return null;
+      let total = 0;
+      for (const s of seen.values()) total += s.last - s.first;
+      return total;
+    },
+    async stop() {
+      clearInterval(timer);
+      await polling;
+      await client.end();
+    },
+  };
+}
+
 const perCpuSecond = (rows: number, before: number | null, after: number | null): string =>
   before === null || after === null || after <= before ? 'unknown' : String(Math.round(rows / (after - before)));
 
@@ -109,7 +158,9 @@ async function run(dialect: DialectName): Promise<void> {
     try {
       const pid = server.child.pid;
       const startRss = rssMb(pid, 'VmRSS');
+      const backends = target.url === null ? null : await watchBackends(target.url);
       const cpuStart = cpuSeconds(pid);
+      const dbStart = (await backends?.used()) ?? null;
       const auth = { authorization: `Bearer ${token}` };
       const started = Date.now();
       const res = await fetch(`${server.url}/v1/suppressions/import`, {
@@ -125,6 +176,7 @@ async function run(dialect: DialectName): Promise<void> {
         throw new Error(`import answered ${res.status}: ${JSON.stringify(result).slice(0, 500)}`);
 
       const cpuImported = cpuSeconds(pid);
+      const dbImported = (await backends?.used()) ?? null;
       const exportStart = Date.now();
       const out = await fetch(`${server.url}/v1/suppressions/export`, { headers: auth, dispatcher });
       let lines = 0;
@@ -136,12 +188,18 @@ async function run(dialect: DialectName): Promise<void> {
         throw new Error(`export answered ${out.status} with ${lines} lines`);
 
       const cpuExported = cpuSeconds(pid);
+      const dbExported = (await backends?.used()) ?? null;
+      await backends?.stop();
       console.log(`import_${dialect}: ${Math.round(ROWS / (importMs / 1000))} rows/s`);
       console.log(`export_${dialect}: ${Math.round(ROWS / (exportMs / 1000))} rows/s`);
       console.log(`peak_rss_${dialect}: ${rssMb(pid, 'VmHWM') ?? 'unknown'} MB`);
       console.log(`import_cpu_${dialect}: ${perCpuSecond(ROWS, cpuStart, cpuImported)} rows/server-cpu-s`);
       console.log(`export_cpu_${dialect}: ${perCpuSecond(ROWS, cpuImported, cpuExported)} rows/server-cpu-s`);
       console.log(`start_rss_${dialect}: ${startRss ?? 'unknown'} MB`);
+      if (backends !== null) {
+        console.log(`import_db_cpu_${dialect}: ${perCpuSecond(ROWS, dbStart, dbImported)} rows/db-cpu-s`);
+        console.log(`export_db_cpu_${dialect}: ${perCpuSecond(ROWS, dbImported, dbExported)} rows/db-cpu-s`);
+      }
     } finally {
       await server.stop();
     }

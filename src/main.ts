@@ -16,7 +16,8 @@ import { createMemoryRateLimiter } from './rate-limit/rate-limiter.js';
 import { migrate } from './storage/migrate.js';
 import { ensureEventPartitions } from './storage/event-partitions.js';
 import { EVENT_RETENTION_MS } from './events/purge-retention.js';
-import { openDatabase } from './storage/open-database.js';
+import { openDatabase, pgPool } from './storage/open-database.js';
+import { dropStaleImportTables } from './storage/pg-suppression-import.js';
 import { securePrivateDataDir } from './storage/private-data-dir.js';
 import { assertSecretKeys } from './secrets/manage-secrets.js';
 import type { SandboxWelcome } from './sandbox/bootstrap-sandbox.js';
@@ -179,6 +180,13 @@ export async function serve(
     // them ahead after that), so the first sends never land in DEFAULT while the month is made.
     const now = deps.clock.now();
     await ensureEventPartitions(deps.db, deps.dialect, now - EVENT_RETENTION_MS, now);
+    // What a suppression import cut short by a crash left behind (PostgreSQL; pg-suppression-import.ts).
+    const pool = pgPool(deps.db);
+    if (pool !== undefined) {
+      const dropped = await dropStaleImportTables(pool);
+      if (dropped.length > 0)
+        deps.log.info({ tables: dropped }, 'staging tables of interrupted suppression imports dropped');
+    }
     for (const role of chosen) {
       const s = await startRole(deps, role, share);
       started.push(s);

@@ -2,7 +2,8 @@ import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database, SuppressionReason } from './database.js';
-import { sqliteConnection } from './open-database.js';
+import { pgPool, sqliteConnection } from './open-database.js';
+import { pgStagedWriter } from './pg-suppression-import.js';
 import { SQLITE_DRIVER_PATH } from './sqlite-driver.js';
 
 /** A suppression row to insert for one account. */
@@ -179,12 +180,16 @@ const MERGE_SQL = `INSERT INTO suppressions ${COLUMNS} SELECT ?, address, reason
  * the thread stages the previous one, the event loop is never held by the import's SQLite work,
  * and the list is written in address order at the end. In bench:suppressions (1,000,000 rows in
  * no order) the server's CPU time per imported row fell by more than half, most of it SQLite's.
- * Elsewhere (PostgreSQL, an in-memory SQLite database) each batch is inserted by insertSuppressions
- * as it comes, which on PostgreSQL overlaps the parsing all the same since its query runs on the
- * server.
+ * On PostgreSQL the rows are staged with COPY and merged in address order over two connections
+ * at the end (pg-suppression-import.ts, pgStagedWriter). In an in-memory SQLite database (tests)
+ * each batch is inserted by insertSuppressions as it comes.
  */
 export function startSuppressionWriter(db: Kysely<Database>, accountId: string): SuppressionWriter {
   const sqlite = sqliteConnection(db);
+  if (sqlite === undefined) {
+    const pool = pgPool(db);
+    if (pool !== undefined) return pgStagedWriter(pool, accountId);
+  }
   if (sqlite === undefined || sqlite.memory) return batchWriter(db, accountId);
   const worker = new Worker(WRITER_SOURCE, {
     eval: true,
