@@ -161,7 +161,9 @@ export async function serve(
   }
   // Before anything starts: a refused split (no delivery role, more than one delivery process on
   // SQLite) names why.
-  const plan = planProcesses(opts.processes ?? config.processes, chosen, config.databaseUrl ? 'postgres' : 'sqlite');
+  const plan = planProcesses(opts.processes ?? config.processes, chosen, config.databaseUrl ? 'postgres' : 'sqlite', {
+    sandbox: config.sandbox,
+  });
   /** Set when a supervisor started this process to run delivery (src/processes/child.ts). */
   const childName = supervisedName(process.env);
   // Before the database opens: a listener that would expose metrics without a token is a configuration error.

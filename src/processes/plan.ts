@@ -29,9 +29,15 @@ export function parseProcesses(text: string): number {
  * `delivery` and supervises n − 1 children running `delivery`. Refused, naming why: n ≥ 2 without
  * the delivery role (the children would have nothing to run), and n > 2 on SQLite: provider pacing
  * and the per-destination connection caps are kept in each delivery process's memory, so two
- * delivery processes on one SQLite file would each send at the full pace.
+ * delivery processes on one SQLite file would each send at the full pace. In sandbox mode too: the
+ * sandbox triggers run in the delivery process, and two would each act on the same mail.
  */
-export function planProcesses(n: number, roles: readonly Role[], dialect: DialectName): ProcessPlan {
+export function planProcesses(
+  n: number,
+  roles: readonly Role[],
+  dialect: DialectName,
+  opts: { sandbox?: boolean } = {},
+): ProcessPlan {
   if (n === 1) return { own: [...roles], children: 0 };
   if (!roles.includes('delivery'))
     throw new RefusedError(
@@ -43,6 +49,12 @@ export function planProcesses(n: number, roles: readonly Role[], dialect: Dialec
     throw new RefusedError(
       'invalid',
       `--processes ${n} on SQLite: at most 2 (this process and one delivery process), because provider pacing and per-destination connection caps are kept in each delivery process's memory and ${n - 1} delivery processes would each send at the full pace; use --processes 2, or PostgreSQL (POSTHORN_DATABASE_URL) for more`,
+      { field: 'processes' },
+    );
+  if (opts.sandbox === true && n > 2)
+    throw new RefusedError(
+      'invalid',
+      `--processes ${n} in sandbox mode: at most 2, because the sandbox triggers (open@, click@, …) run in the delivery process and ${n - 1} would each act on the same mail; use --processes 2`,
       { field: 'processes' },
     );
   return { own: roles.filter((r) => r !== 'delivery'), children: n - 1 };

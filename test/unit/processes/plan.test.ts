@@ -49,6 +49,11 @@ test('planProcesses refuses N ≥ 2 without delivery, and more than one delivery
   assert.match(sqlite, /provider pacing and per-destination connection caps/);
   assert.match(sqlite, /PostgreSQL/);
   assert.doesNotThrow(() => planProcesses(3, [...ROLES], 'postgres'));
+  assert.match(
+    refusal(() => planProcesses(3, [...ROLES], 'postgres', { sandbox: true })),
+    /--processes 3 in sandbox mode: at most 2/,
+  );
+  assert.doesNotThrow(() => planProcesses(2, [...ROLES], 'postgres', { sandbox: true }));
 });
 
 test('POSTHORN_PROCESSES: 1 by default, 1 to 64, a bad value named; POSTHORN_SUPERVISED is no unknown setting', () => {
