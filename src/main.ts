@@ -301,7 +301,7 @@ export async function serve(
   // Unref'd: a clean shutdown lets the process end by itself; this only fires if something hangs.
   setTimeout(() => {
     deps.log.error({ finished }, `shutdown did not complete within ${SHUTDOWN_TIMEOUT_MS / 1000} s; exiting`);
-    process.exit(finished ? 0 : 1);
+    process.exit(finished ? exitCode : 1);
   }, SHUTDOWN_TIMEOUT_MS).unref();
   // The children stop alongside this process's roles, each on its own deadline within the timeout.
   await Promise.all([supervisor?.stop(SUPERVISOR_STOP_MS), stopAll(deps, started)]);
