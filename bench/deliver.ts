@@ -5,6 +5,9 @@
 // database: delivered msgs/s, server CPU per message (all threads, and the main thread alone), server peak RSS. BENCH_TRACKING=1 turns on
 // open and click tracking and unsubscribe for the domain (figures named `deliver_tracked_…`): each
 // message is then rendered per recipient with its pixel, signed links and List-Unsubscribe.
+// BENCH_PROCESSES=N starts the server with `--processes N` (docs/scaling.md): the figures are then
+// named `…_pN`, CPU sums every process of the server (the parent and its delivery children), and
+// the main-thread figure is given per process.
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +32,8 @@ serveFromDist();
 const N = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const DOMAINS = 50;
 const TRACKING = process.env.BENCH_TRACKING === '1';
-const NAME = TRACKING ? 'deliver_tracked' : 'deliver';
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
+const NAME = `${TRACKING ? 'deliver_tracked' : 'deliver'}${PROCESSES > 1 ? `_p${PROCESSES}` : ''}`;
 
 if (process.argv[2] === '--sink') {
   const sink = await startSinkMx({ store: false });
@@ -102,15 +106,28 @@ async function run(dialect: DialectName): Promise<void> {
         POSTHORN_MX_PORT: String(sinkPort),
       },
       {
-        args: ['--roles', 'api,delivery'],
+        args: ['--roles', 'api,delivery', ...(PROCESSES > 1 ? ['--processes', String(PROCESSES)] : [])],
         nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
       },
     );
-    const pid = server.child.pid as number;
-    const cpuBefore = cpuMs(pid);
-    // The main thread's own CPU (its thread id is the pid): the event loop that intake, SQLite and
+    // With --processes, the children are ready once the parent logs `posthorn running`.
+    const logged = (msg: string) =>
+      server
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg?: string; pid?: number; child?: string; process?: string })
+        .filter((e) => e.msg === msg);
+    while (PROCESSES > 1 && !logged('posthorn running').some((e) => e.process === 'main'))
+      await new Promise((r) => setTimeout(r, 50));
+    const procs = [
+      { name: 'main', pid: server.child.pid as number },
+      ...logged('delivery process started').map((e) => ({ name: e.child ?? '?', pid: e.pid as number })),
+    ];
+    const cpuBefore = procs.map((p) => cpuMs(p.pid));
+    // Each process's main thread (its thread id is the pid): the event loop that intake, SQLite and
     // the SMTP sessions share, without the signer and checkpoint threads.
-    const mainBefore = cpuMs(pid, pid);
+    const mainBefore = procs.map((p) => cpuMs(p.pid, p.pid));
     const start = Date.now();
     let i = 0;
     const result = await autocannon({
@@ -148,16 +165,22 @@ async function run(dialect: DialectName): Promise<void> {
         .rows[0]?.t ?? Date.now(),
     );
     const delivered = await count();
-    const cpu = cpuMs(pid) - cpuBefore;
-    const mainCpu = cpuMs(pid, pid) - mainBefore;
-    const rss = peakRssMb(pid);
+    const cpu = procs.reduce((sum, p, k) => sum + cpuMs(p.pid) - cpuBefore[k]!, 0);
+    const mainCpu = procs.map((p, k) => cpuMs(p.pid, p.pid) - mainBefore[k]!);
+    const rss = procs.reduce((sum, p) => sum + peakRssMb(p.pid), 0);
+    if (logged('delivery process exited unexpectedly; restarting it').length > 0)
+      console.error('note: a delivery process was restarted during the run: its CPU is missing from the figures');
     await server.stop();
     if (delivered < accepted)
       console.error(`note: ${accepted - delivered} of ${accepted} not delivered within 10 minutes`);
     console.log(`${NAME}_${dialect}: ${Math.round(delivered / ((last - start) / 1000))} msgs/s`);
     console.log(`${NAME}_${dialect}_cpu_per_msg: ${(cpu / delivered).toFixed(3)} ms`);
-    console.log(`${NAME}_${dialect}_main_thread_cpu_per_msg: ${(mainCpu / delivered).toFixed(3)} ms`);
-    console.log(`${NAME}_${dialect}_peak_rss: ${rss} MB`);
+    procs.forEach((p, k) =>
+      console.log(
+        `${NAME}_${dialect}_main_thread_cpu_per_msg${procs.length > 1 ? `_${p.name.replace('-', '')}` : ''}: ${(mainCpu[k]! / delivered).toFixed(3)} ms`,
+      ),
+    );
+    console.log(`${NAME}_${dialect}_peak_rss${procs.length > 1 ? '_sum' : ''}: ${rss} MB`);
     console.log(`${NAME}_${dialect}_messages: ${delivered} msgs`);
   } finally {
     await open.close();

@@ -8,7 +8,7 @@ import { RefusedError } from './core/refused-error.js';
 import { createIds } from './core/ids.js';
 import { ROLES, type Role } from './core/roles.js';
 import { createResolver } from './domains/create-resolver.js';
-import { createMetrics, metricsOnDemand } from './metrics/metrics.js';
+import { aggregateMetrics, createMetrics, metricsOnDemand } from './metrics/metrics.js';
 import { watchDatabaseGauges } from './metrics/database-gauges.js';
 import { checkMetricsConfig, startMetricsListener, type MetricsListener } from './metrics/metrics-listener.js';
 import { createDbRateLimiter } from './rate-limit/db-rate-limiter.js';
@@ -25,6 +25,9 @@ import type { SubmitPipeline } from './send/submit.js';
 import type { TlsSource } from './http/tls-reload.js';
 import type { Server as HttpsServer } from 'node:https';
 import type { RelayPorts } from './smtp/start-relay.js';
+import { planProcesses } from './processes/plan.js';
+import { openChildChannel, supervisedName, type ChildChannel } from './processes/child.js';
+import { startSupervisor, type Supervisor } from './processes/supervisor.js';
 
 /** The roles this release implements; the others in ROLES are refused by name when asked for. */
 export const IMPLEMENTED_ROLES = [
@@ -38,6 +41,11 @@ export const IMPLEMENTED_ROLES = [
 
 /** A shutdown that has not finished by then is cut short. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+/**
+ * How long a supervisor waits for its delivery children to stop before SIGKILL: within the
+ * shutdown timeout, with room for this process's own last steps.
+ */
+const SUPERVISOR_STOP_MS = SHUTDOWN_TIMEOUT_MS - 1_000;
 
 /** Deps with a way to release them (the database pool). */
 export interface Runtime extends Deps {
@@ -51,7 +59,13 @@ export interface Runtime extends Deps {
  */
 export async function buildDeps(
   config: Readonly<Config>,
-  opts: { checkSecretKeys?: boolean; backgroundCheckpoints?: boolean; metricsOnDemand?: boolean } = {},
+  opts: {
+    checkSecretKeys?: boolean;
+    backgroundCheckpoints?: boolean;
+    metricsOnDemand?: boolean;
+    /** Names this process in every log line (field `process`): `serve --processes N` (docs/scaling.md). */
+    processName?: string;
+  } = {},
 ): Promise<Runtime> {
   let resolver: Deps['resolver'];
   try {
@@ -62,7 +76,8 @@ export async function buildDeps(
     );
   }
   // Synchronous writes: a CLI command's last log line must not be lost when it exits.
-  const log = pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: true }));
+  const root = pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: true }));
+  const log = opts.processName === undefined ? root : root.child({ process: opts.processName });
   // Before the database opens: its files must never be readable by other local users (docs/security.md).
   securePrivateDataDir(config.dataDir, log, { create: config.databaseUrl === null });
   const { db, dialect, close, poolStats } = openDatabase({
@@ -114,6 +129,8 @@ export interface ServeReady {
   sandbox: SandboxWelcome | null;
   /** `http://host:port` of the metrics listener, or null when POSTHORN_METRICS_PORT is `off`. */
   metricsUrl: string | null;
+  /** `serve --processes N`: the delivery processes this one supervises (empty with N = 1). */
+  children: { name: string; pid: number }[];
 }
 
 interface Started {
@@ -123,12 +140,15 @@ interface Started {
 /**
  * Runs `roles` (every implemented role when undefined) until SIGTERM or SIGINT, then stops them
  * in order (scheduler, HTTP: no new connections, in-flight requests finish; database) and resolves 0.
- * A role that is not built yet is refused (an `invalid` RefusedError) naming it.
+ * A role that is not built yet is refused (an `invalid` RefusedError) naming it. With `processes`
+ * (default POSTHORN_PROCESSES) of 2 or more, the delivery role runs in that many less one child
+ * processes this one supervises (src/processes/plan.ts; docs/scaling.md, "Several processes on one
+ * host"); it resolves 1 if the supervisor had to give up on a child.
  */
 export async function serve(
   config: Readonly<Config>,
   roles?: Role[],
-  opts: { onReady?: (ready: ServeReady) => void } = {},
+  opts: { onReady?: (ready: ServeReady) => void; processes?: number } = {},
 ): Promise<number> {
   // Started in ROLES order (api before scheduler) whatever order --roles gave, and stopped in reverse.
   const chosen = (roles ?? [...IMPLEMENTED_ROLES]).slice().sort((a, b) => ROLES.indexOf(a) - ROLES.indexOf(b));
@@ -140,24 +160,51 @@ export async function serve(
       { field: 'roles' },
     );
   }
+  // Before anything starts: a refused split (no delivery role, more than one delivery process on
+  // SQLite) names why.
+  const plan = planProcesses(opts.processes ?? config.processes, chosen, config.databaseUrl ? 'postgres' : 'sqlite', {
+    sandbox: config.sandbox,
+  });
+  /** Set when a supervisor started this process to run delivery (src/processes/child.ts). */
+  const childName = supervisedName(process.env);
   // Before the database opens: a listener that would expose metrics without a token is a configuration error.
   checkMetricsConfig(config);
   // Listen before the slow start-up, so a signal during it still ends in a clean stop.
   const signal = waitForSignal();
+  let supervisor: Supervisor | null = null;
+  let wakeDelivery: (() => void) | null = null;
+  let channel: ChildChannel | null = null;
   // The server checkpoints SQLite's WAL off its event loop; a CLI command's short life needs no thread.
-  const deps = await buildDeps(config, { backgroundCheckpoints: true }).catch((err: unknown) => {
+  const deps = await buildDeps(config, {
+    backgroundCheckpoints: true,
+    ...(plan.children > 0 ? { processName: 'main' } : childName !== null ? { processName: childName } : {}),
+  }).catch((err: unknown) => {
     signal.dispose();
     throw err;
   });
+  if (childName !== null) {
+    // A supervised child: its supervisor wakes its delivery loop after a commit and reads its
+    // metrics; the channel closing (the supervisor stopping, or dead) is its order to stop.
+    channel = openChildChannel({
+      wake: () => wakeDelivery?.(),
+      metrics: () => deps.metrics.registry.getMetricsAsJSON(),
+    });
+  }
   const started: Started[] = [];
   let ready: ServeReady;
   let share: Shared | undefined;
   let metricsListener: MetricsListener | null = null;
   try {
     // One listener per process, whatever roles it runs; stopped last, after the roles
-    // (docs/observability.md, The listener).
+    // (docs/observability.md, The listener). A supervisor's shows its children's metrics as well;
+    // the children have none of their own.
     if (config.metricsPort !== null) {
-      const listener = await startMetricsListener(deps);
+      const listener = await startMetricsListener({
+        ...deps,
+        ...(plan.children > 0
+          ? { gather: async () => aggregateMetrics(deps.metrics, (await supervisor?.metrics()) ?? []) }
+          : {}),
+      });
       metricsListener = listener;
       const unwatch = watchDatabaseGauges(deps);
       started.push({
@@ -167,44 +214,65 @@ export async function serve(
         },
       });
     }
-    // Before any role takes traffic: a production server never honours sandbox credentials.
-    if (!config.sandbox) {
+    // Before any role takes traffic: a production server never honours sandbox credentials. A
+    // supervised child leaves this, the event partitions and the sandbox's welcome to its supervisor,
+    // which has done them before it starts children.
+    if (!config.sandbox && childName === null) {
       const { retireSandbox } = await import('./sandbox/retire-sandbox.js');
       await retireSandbox(deps);
     }
     let api: { url: string; selfSignedCert: string | null } | null = null;
     let smtp: RelayPorts | null = null;
     let inbound: number | null = null;
-    share = shared(deps);
+    // With children, a commit of accepted mail wakes their delivery loops over IPC, as soon as
+    // it is durable, rather than at their next poll.
+    share = shared(deps, plan.children > 0 ? () => supervisor?.wake() : undefined);
     // Event partitions exist before any role takes traffic (PostgreSQL; the scheduler role keeps
     // them ahead after that), so the first sends never land in DEFAULT while the month is made.
     const now = deps.clock.now();
-    await ensureEventPartitions(deps.db, deps.dialect, now - EVENT_RETENTION_MS, now);
-    // What a suppression import cut short by a crash left behind (PostgreSQL; pg-suppression-import.ts).
-    const pool = pgPool(deps.db);
-    if (pool !== undefined) {
-      const dropped = await dropStaleImportTables(pool);
-      if (dropped.length > 0)
-        deps.log.info({ tables: dropped }, 'staging tables of interrupted suppression imports dropped');
+    if (childName === null) {
+      await ensureEventPartitions(deps.db, deps.dialect, now - EVENT_RETENTION_MS, now);
+      // What a suppression import cut short by a crash left behind (PostgreSQL; pg-suppression-import.ts).
+      const pool = pgPool(deps.db);
+      if (pool !== undefined) {
+        const dropped = await dropStaleImportTables(pool);
+        if (dropped.length > 0)
+          deps.log.info({ tables: dropped }, 'staging tables of interrupted suppression imports dropped');
+      }
     }
-    for (const role of chosen) {
+    for (const role of plan.own) {
       const s = await startRole(deps, role, share);
       started.push(s);
       if (s.api) api = s.api;
       if (s.smtp) smtp = s.smtp;
       if (s.inbound !== undefined) inbound = s.inbound;
+      if (s.wake) wakeDelivery = s.wake;
+    }
+    if (plan.children > 0) {
+      // After this process migrated the database and its roles started: a child opens a database
+      // that is ready, and a port this process cannot bind never leaves children behind.
+      const sup = startSupervisor({
+        count: plan.children,
+        log: deps.log,
+        // The children's own settings: one process each, and no metrics listener (this one serves theirs).
+        env: { ...process.env, POSTHORN_PROCESSES: '1', POSTHORN_METRICS_PORT: 'off' },
+      });
+      supervisor = sup;
+      await sup.started;
     }
     // After the roles: a start that fails (port taken, bad certificate) must not use up the one
     // showing of the sandbox key.
-    const welcome = config.sandbox
-      ? await (await import('./sandbox/bootstrap-sandbox.js')).bootstrapSandbox(deps)
-      : null;
+    const welcome =
+      config.sandbox && childName === null
+        ? await (await import('./sandbox/bootstrap-sandbox.js')).bootstrapSandbox(deps)
+        : null;
     ready = {
       roles: chosen,
       apiUrl: api?.url ?? null,
       smtp,
       inbound,
       metricsUrl: metricsListener?.url ?? null,
+      children: supervisor?.running() ?? [],
       sandbox: welcome && {
         ...welcome,
         apiBaseUrl: apiBaseUrl(config, api?.url ?? null),
@@ -214,27 +282,44 @@ export async function serve(
     };
   } catch (err) {
     signal.dispose();
-    await stopAll(deps, started);
+    await Promise.all([supervisor?.stop(SUPERVISOR_STOP_MS), stopAll(deps, started)]);
     share?.stop();
+    channel?.close();
     throw err;
   }
-  deps.log.info({ roles: chosen, sandbox: config.sandbox, dialect: deps.dialect }, 'posthorn running');
+  deps.log.info(
+    {
+      roles: chosen,
+      sandbox: config.sandbox,
+      dialect: deps.dialect,
+      ...(plan.children > 0 ? { own_roles: plan.own, children: ready.children } : {}),
+    },
+    'posthorn running',
+  );
   metricsListener?.setServing(true);
   opts.onReady?.(ready);
-  const name = await signal.received;
+  channel?.ready();
+  const name = await Promise.race([
+    signal.received,
+    ...(channel ? [channel.disconnected.then(() => 'supervisor gone' as const)] : []),
+    ...(supervisor ? [supervisor.failed.then(() => 'supervisor gave up' as const)] : []),
+  ]);
+  const exitCode = name === 'supervisor gave up' ? 1 : 0;
   deps.log.info({ signal: name }, 'shutting down');
   metricsListener?.setServing(false);
   let finished = false;
   // Unref'd: a clean shutdown lets the process end by itself; this only fires if something hangs.
   setTimeout(() => {
     deps.log.error({ finished }, `shutdown did not complete within ${SHUTDOWN_TIMEOUT_MS / 1000} s; exiting`);
-    process.exit(finished ? 0 : 1);
+    process.exit(finished ? exitCode : 1);
   }, SHUTDOWN_TIMEOUT_MS).unref();
-  await stopAll(deps, started);
+  // The children stop alongside this process's roles, each on its own deadline within the timeout.
+  await Promise.all([supervisor?.stop(SUPERVISOR_STOP_MS), stopAll(deps, started)]);
   share?.stop();
+  channel?.close();
   finished = true;
   signal.dispose();
-  return 0;
+  return exitCode;
 }
 
 async function stopAll(deps: Runtime, started: Started[]): Promise<void> {
@@ -276,14 +361,17 @@ interface Shared {
   stop(): void;
 }
 
-function shared(deps: Runtime): Shared {
+function shared(deps: Runtime, onCommitted?: () => void): Shared {
   let pipeline: Promise<SubmitPipeline> | null = null;
   let tls: Promise<TlsSource> | null = null;
   let watching: TlsSource | null = null;
   return {
     // Loaded on first use, not at the top: every CLI command imports this module, and the send
     // pipeline, Fastify and the TLS code are a quarter of its start-up time.
-    pipeline: () => (pipeline ??= import('./send/submit.js').then((m) => m.createSubmitPipeline(deps))),
+    pipeline: () =>
+      (pipeline ??= import('./send/submit.js').then((m) =>
+        m.createSubmitPipeline(deps, onCommitted ? { onCommitted } : {}),
+      )),
     tls: () =>
       (tls ??= Promise.all([import('./http/tls.js'), import('./http/tls-reload.js')]).then(async ([t, r]) => {
         watching = r.watchTls(deps.config, await t.loadTlsMaterial(deps.config, deps.log), deps.log);
@@ -294,6 +382,8 @@ function shared(deps: Runtime): Shared {
 }
 
 type StartedRole = Started & {
+  /** The delivery role: wakes its loop now rather than at its next poll. */
+  wake?: () => void;
   api?: { url: string; selfSignedCert: string | null };
   smtp?: RelayPorts;
   inbound?: number;
@@ -322,7 +412,8 @@ async function startRole(deps: Runtime, role: Role, share: Shared): Promise<Star
     case 'delivery': {
       const { startDelivery } = await import('./delivery/start-delivery.js');
       const { sandboxDelivery } = await import('./sandbox/sandbox-delivery.js');
-      return startDelivery(deps, sandboxDelivery(deps));
+      const delivery = await startDelivery(deps, sandboxDelivery(deps));
+      return { stop: () => delivery.stop(), wake: () => delivery.worker.nudge() };
     }
     case 'inbound': {
       const { startInbound } = await import('./inbound/start-inbound.js');

@@ -6,6 +6,7 @@ export interface CliOptions {
   json?: boolean;
   help?: boolean;
   roles?: string;
+  processes?: string;
   account?: string;
   name?: string;
   role?: string;

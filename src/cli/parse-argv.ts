@@ -9,6 +9,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   roles: { type: 'string' },
+  processes: { type: 'string' },
   account: { type: 'string' },
   name: { type: 'string' },
   role: { type: 'string' },

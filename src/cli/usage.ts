@@ -5,8 +5,9 @@ import { SUPPRESSION_REASONS } from '../storage/database.js';
 export const USAGE = `Usage: posthorn <command> [arguments] [--json]
 
 Commands:
-  serve [--roles r1,r2]                       run the service (roles: ${ROLES.join(', ')};
-                                              default: every role this release has)
+  serve [--roles r1,r2] [--processes N]       run the service (roles: ${ROLES.join(', ')};
+                                              default: every role this release has); N >= 2: delivery
+                                              in N-1 supervised child processes (SQLite: N <= 2)
   account create NAME                         create an account
   account set NAME [--rate-limit N] [--monthly-quota N|none]
                                               messages/s per sending domain; recipients per month

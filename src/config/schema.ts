@@ -50,6 +50,7 @@ export interface Config {
   /** The constant last field of the Feedback-ID header (delivery/feedback-id.ts). */
   feedbackSenderId: string;
   deliveryConcurrency: number;
+  processes: number;
   dkimThreads: number;
   offloadThreads: number;
   webhookTimeout: number;
@@ -430,6 +431,15 @@ export const CONFIG_SCHEMA: readonly ConfigEntry[] = [
     default: () => 256,
     defaultText: '`256`',
     description: 'SMTP transactions a delivery worker keeps in flight at once.',
+  }),
+  entry({
+    key: 'processes',
+    env: 'POSTHORN_PROCESSES',
+    parse: (t) => p.parseInteger(t, 1, 64),
+    default: () => 1,
+    defaultText: '`1`',
+    description:
+      '`serve`: processes on this host (`serve --processes N` overrides it). `1`: every role in one process. `N` ≥ 2: the process started runs the other roles and supervises N−1 child processes running `delivery` (docs/scaling.md, "Several processes on one host"); at most `2` on SQLite.',
   }),
   entry({
     key: 'dkimThreads',

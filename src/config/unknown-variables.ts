@@ -3,7 +3,7 @@ import { CONFIG_SCHEMA } from './schema.js';
 
 /**
  * POSTHORN_* variables that are not settings but are read by Posthorn's own tooling: the test
- * suite (CONTRIBUTING.md) and bin/posthorn.js.
+ * suite (CONTRIBUTING.md), bin/posthorn.js and the `serve --processes N` supervisor.
  */
 const TOOLING_VARIABLES = new Set([
   'POSTHORN_FROM_SOURCE',
@@ -14,6 +14,8 @@ const TOOLING_VARIABLES = new Set([
   'POSTHORN_FUZZ_SEED',
   'POSTHORN_FUZZ_PATH',
   'POSTHORN_CHROMIUM',
+  // Set by `serve --processes N` for the children it starts (src/processes/supervisor.ts).
+  'POSTHORN_SUPERVISED',
 ]);
 
 /**

@@ -19,6 +19,11 @@ export interface MetricsListenerDeps {
   dialect: DialectName;
   log: Logger;
   metrics: Metrics;
+  /**
+   * The `/metrics` text, when it is more than this process's registry: a `serve --processes N`
+   * supervisor adds its children's (src/processes/supervisor.ts).
+   */
+  gather?: () => Promise<string>;
 }
 
 export interface MetricsListener {
@@ -112,7 +117,12 @@ export async function startMetricsListener(deps: MetricsListenerDeps): Promise<M
     const path = new URL(req.url ?? '/', 'http://metrics').pathname;
     switch (path) {
       case '/metrics':
-        return send(res, 200, deps.metrics.registry.contentType, await deps.metrics.registry.metrics());
+        return send(
+          res,
+          200,
+          deps.metrics.registry.contentType,
+          await (deps.gather ? deps.gather() : deps.metrics.registry.metrics()),
+        );
       case '/healthz':
         return json(res, 200, { status: 'ok' });
       case '/readyz': {

@@ -261,3 +261,19 @@ export async function timedCommit<T>(metrics: Metrics, path: string, work: () =>
     end();
   }
 }
+
+/**
+ * This process's metrics with those of other processes of the same server (the children of
+ * `serve --processes N`, as prom-client's `getMetricsAsJSON()`), in Prometheus text: counters and
+ * histograms are summed, as are gauges (a child's DKIM threads add to the host's); metrics only one
+ * process records pass through as they are. prom-client's AggregatorRegistry does the merging.
+ */
+export async function aggregateMetrics(
+  metrics: Metrics,
+  others: Awaited<ReturnType<Registry['getMetricsAsJSON']>>[],
+): Promise<string> {
+  const own = await metrics.registry.getMetricsAsJSON();
+  return promClient()
+    .AggregatorRegistry.aggregate([own, ...others])
+    .metrics();
+}

@@ -294,7 +294,12 @@ type Chained<S extends readonly unknown[]> = S extends readonly [infer A, infer 
  */
 export function createSubmitPipeline(
   deps: Deps,
-  opts: { largeBudget?: number; largeWaiting?: number } = {},
+  opts: {
+    largeBudget?: number;
+    largeWaiting?: number;
+    /** Called after each commit of accepted mail: `serve --processes N` wakes its delivery children. */
+    onCommitted?: () => void;
+  } = {},
 ): SubmitPipeline {
   const offload = sharedOffload(deps.config.offloadThreads);
   const offloadPool = sharedOffloadPool(deps.config.offloadThreads);
@@ -303,7 +308,13 @@ export function createSubmitPipeline(
   // commit one statement too (send/pg-send-path.ts); otherwise the steps below run their own.
   const fast = isDbRateLimiterOf(deps.limiter, deps.db) ? pgSendPath(deps.db) : null;
   const batcher = createBatcher<MessagePlan, PersistResult>(
-    (plans) => timedCommit(deps.metrics, 'send', () => (fast ? fast.persist(plans) : persistMessages(deps.db, plans))),
+    async (plans) => {
+      const results = await timedCommit(deps.metrics, 'send', () =>
+        fast ? fast.persist(plans) : persistMessages(deps.db, plans),
+      );
+      opts.onCommitted?.();
+      return results;
+    },
     {
       maxBatch: 256,
       // One transaction at a time: concurrent ones only queue on the account's volume row, while a

@@ -75,12 +75,15 @@ export async function insertSuppressions(
     const usual = sqlite.pragma('synchronous', { simple: true }) as number;
     sqlite.pragma('synchronous = NORMAL');
     try {
-      return sqlite.transaction(() => {
-        let inserted = 0;
-        for (const r of sorted)
-          inserted += insert.run(accountId, r.address, r.reason, r.created_at, r.domain, r.message_id).changes;
-        return inserted;
-      })();
+      return sqlite
+        .transaction(() => {
+          let inserted = 0;
+          for (const r of sorted)
+            inserted += insert.run(accountId, r.address, r.reason, r.created_at, r.domain, r.message_id).changes;
+          return inserted;
+          // IMMEDIATE, as every write transaction on SQLite (open-database.ts, withStatementCache).
+        })
+        .immediate();
     } finally {
       sqlite.pragma(`synchronous = ${usual}`);
     }

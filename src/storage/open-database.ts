@@ -144,7 +144,13 @@ function withStatementCache(sqlite: BetterSqlite3.Database, size = 1000): Sqlite
       cache.clear();
       sqlite.close();
     },
-    prepare(sql: string) {
+    prepare(text: string) {
+      // Kysely begins every transaction with a plain `begin` (deferred). Deferred, a transaction
+      // that reads and then writes gets SQLITE_BUSY_SNAPSHOT at once, not a wait under
+      // busy_timeout, when another connection committed in between: another process on the file
+      // (serve --processes 2, a CLI command; docs/scaling.md). IMMEDIATE takes the write lock at
+      // the start, waiting for it under busy_timeout, so every transaction sees the last commit.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let stmt = cache.get(sql);
       if (stmt) {
         cache.delete(sql);
