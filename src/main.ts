@@ -224,9 +224,9 @@ export async function serve(
     let api: { url: string; selfSignedCert: string | null } | null = null;
     let smtp: RelayPorts | null = null;
     let inbound: number | null = null;
-    // With children, a commit of accepted mail wakes their delivery loops over IPC, as soon as
-    // it is durable, rather than at their next poll.
-    share = shared(deps, plan.children > 0 ? () => supervisor?.wake() : undefined);
+    // A commit of accepted mail wakes the delivery loop as soon as it is durable, rather than at
+    // its next poll (250 ms): this process's own, or its children's over IPC.
+    share = shared(deps, plan.children > 0 ? () => supervisor?.wake() : () => wakeDelivery?.());
     // Event partitions exist before any role takes traffic (PostgreSQL; the scheduler role keeps
     // them ahead after that), so the first sends never land in DEFAULT while the month is made.
     const now = deps.clock.now();
