@@ -53,8 +53,8 @@ const mailboxes = (list: Mailbox[]) => list.map((m) => ({ name: m.name, address:
 /**
  * The draft's fields from `html` on. They depend on the request alone, so a large message's are
  * serialised on the offload thread that validated it (src/send/offload.ts) and joined to the rest
- * by storedDraft: the same text as `JSON.stringify(composeDraft(...))`, as composeDraft is built
- * from this function's object.
+ * by storedDraft: the same text as `JSON.stringify(composeDraft(...))`, as they are the members
+ * composeDraft writes after the Subject, in its order.
  */
 export function draftBodies(input: DraftBodiesInput): DraftBodies {
   const bodies: DraftBodies = { html: input.html, text: input.text, headers: input.headers };
@@ -102,7 +102,30 @@ export function composeDraft(
     subject: string;
   } & DraftBodiesInput,
 ): MessageDraft {
-  return { ...draftHead(input), ...draftBodies(input) };
+  // One literal, not draftHead and draftBodies spread together: the small sends' path, where
+  // building and stringifying the merged object cost half as much again (a few µs a send).
+  // draftHead and draftBodies write the same members in the same order (test/storage/large-messages.test.ts).
+  const draft: MessageDraft = {
+    messageId: `<${input.id}@${input.hostname}>`,
+    date: new Date(input.now).toUTCString().replace('GMT', '+0000'),
+    from: { name: input.from.name, address: input.from.address },
+    to: mailboxes(input.to),
+    subject: input.subject,
+    html: input.html,
+    text: input.text,
+    headers: input.headers,
+  };
+  // Set only when given, so a draft without them is stored as it always was.
+  if (input.cc && input.cc.length > 0) draft.cc = mailboxes(input.cc);
+  if (input.replyTo && input.replyTo.length > 0) draft.replyTo = mailboxes(input.replyTo);
+  if (input.attachments && input.attachments.length > 0)
+    draft.attachments = input.attachments.map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      contentId: a.contentId,
+      content: a.content,
+    }));
+  return draft;
 }
 
 /**

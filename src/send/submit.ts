@@ -133,7 +133,7 @@ export function planMessage(
   const { auth, req, from, key: idemKey, rewrite } = input;
   const now = deps.clock.now();
   const id = deps.ids.next('msg', now);
-  const head = { id, hostname: deps.config.hostname, now, from, to: req.to, subject: req.subject };
+  const head = () => ({ id, hostname: deps.config.hostname, now, from, to: req.to, subject: req.subject });
   // A relayed message keeps its own bytes (a client's MIME is passed through); only its owned
   // headers are rewritten.
   let mime: string | null = null;
@@ -141,19 +141,24 @@ export function planMessage(
   let size: number;
   if (req.mime) {
     if (rewrite === undefined) throw new Error('a whole message is composed with the rewrite of its intake');
-    const { messageId, date } = draftHead(head);
+    const { messageId, date } = draftHead(head());
     mime = rewrite(req.mime.raw, { from, messageId, date }).toString('latin1');
     size = mime.length;
   } else if (req.prepared) {
     // A large message's bodies arrive serialised (send/offload.ts): joined to the rest as bytes, so
     // the megabytes are neither stringified again nor measured by flattening a string.
-    ({ content, bytes: size } = storedDraft(head, req.prepared.bodies));
+    ({ content, bytes: size } = storedDraft(head(), req.prepared.bodies));
   } else {
     content = JSON.stringify(
       composeDraft({
-        ...head,
+        id,
+        hostname: deps.config.hostname,
+        now,
+        from,
+        to: req.to,
         cc: req.cc,
         replyTo: req.replyTo,
+        subject: req.subject,
         html: req.html,
         text: req.text,
         headers: req.headers,
