@@ -102,6 +102,17 @@ function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   }
 }
 
+/** CPU seconds (user + system, every thread) the process has used so far. */
+function procCpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), 12 and 13 after the command name.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 const until = async <T>(what: string, timeoutMs: number, probe: () => T | undefined): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -245,6 +256,7 @@ async function main(): Promise<void> {
       }),
     );
 
+    const cpuAtStart = procCpuSeconds(pid);
     const stopAt = Date.now() + DURATION_MS;
     const running = () => Date.now() < stopAt;
     let peakRss = 0;
@@ -351,6 +363,7 @@ async function main(): Promise<void> {
     for (const t of timers) clearInterval(t);
     const { good, goodStatus, health, healthErrors } = await probeDone;
     const hwm = procStatusMb(pid, 'VmHWM');
+    const cpu = procCpuSeconds(pid) - cpuAtStart;
     for (const s of sockets) s.destroy();
     slowAgent.destroy();
     // The big senders finish the request they are in; that is not waited for past a bound.
@@ -368,6 +381,10 @@ async function main(): Promise<void> {
     console.log(`big_sends_accepted: ${bigStatus.get(202) ?? 0} count`);
     console.log(`big_sends_refused: ${[...bigStatus].filter(([s]) => s !== 202).reduce((n, [, c]) => n + c, 0)} count`);
     console.log(`big_send_p50: ${percentile(bigMs, 50)} ms`);
+    // The server's CPU over the attack (all its threads), and per large message it accepted: on a
+    // shared machine the figure to compare, as the wall-clock ones depend on who else runs.
+    console.log(`server_cpu: ${cpu.toFixed(1)} s`);
+    console.log(`server_cpu_per_big_accepted: ${((cpu * 1000) / Math.max(1, bigStatus.get(202) ?? 0)).toFixed(0)} ms`);
     console.log(`slow_uploads_closed: ${slowClosed} count`);
     console.log(`idle_smtp_opened: ${smtpOpened} count`);
     console.log(`idle_smtp_refused_421: ${smtpRefused} count`);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Deps } from '../deps.js';
 import { ByteGate, yieldToLoop } from '../offload/offload-pool.js';
 import { isPersonalized, renderTracked, trackingUrls } from '../tracking/render.js';
@@ -214,9 +215,17 @@ async function renderDeferred(
 ): Promise<Buffer> {
   const m = group.message;
   await yieldToLoop(); // reading the body is a synchronous read of megabytes on SQLite: its own turn
+  // On SQLite the draft is read as its UTF-8 bytes (the text column cast to a blob): a Buffer
+  // outside the JavaScript heap, moved to the offload thread, where a string of it would be a heap
+  // copy of megabytes on this thread and another in the copy to the thread. PostgreSQL's driver
+  // would send a bytea as hex text, twice the size: its text is read as it is.
+  const content =
+    ctx.deps.dialect === 'sqlite'
+      ? sql<Uint8Array | string | null>`cast(content as blob)`
+      : sql<Uint8Array | string | null>`content`;
   const row = await ctx.deps.db
     .selectFrom('messages')
-    .select(['mime', 'content'])
+    .select(['mime', content.as('content')])
     .where('id', '=', m.id)
     .executeTakeFirst();
   if (row === undefined || (row.mime === null && row.content === null))

@@ -12,7 +12,8 @@ import { dkimSignatures, KeyCache, type DkimKey } from './dkim/dkim-sign.js';
 /** A stored message as delivery reads it: the relay's MIME (latin1) or the composed draft (JSON). */
 export interface RenderInput {
   mime: string | null;
-  content: string | null;
+  /** The draft's JSON, as text or as its UTF-8 bytes (moved to the offload thread by renderOffThread). */
+  content: string | Uint8Array | null;
   tracking: TrackingFlags;
   /** Whose tracking URLs go in, for a personalised message (one recipient per transaction). */
   recipient: { secret: Uint8Array; publicUrl: string; recipientId: string } | null;
@@ -27,7 +28,10 @@ export interface RenderInput {
  * the relay's bytes as they are; with `room`, starting that many bytes into the returned buffer.
  */
 export function renderStored(input: RenderInput, room = 0): Buffer {
-  const draft = input.content === null ? null : (JSON.parse(input.content) as MessageDraft);
+  const c = input.content;
+  const json =
+    c === null || typeof c === 'string' ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('utf8');
+  const draft = json === null ? null : (JSON.parse(json) as MessageDraft);
   if (isPersonalized(input.tracking)) {
     const r = input.recipient;
     if (r === null) throw new Error('a tracked message is rendered for one recipient, and none was given');
@@ -96,7 +100,14 @@ const RENDER_TASK = new URL('./render-stored.js', import.meta.url).href;
 
 /** renderFramed on a thread of the process's offload pool (inline when it has 0 threads): the signed message. */
 export async function renderOffThread(threads: number, input: RenderInput): Promise<Buffer> {
+  // A draft read as bytes is moved to the thread, not copied, when it owns its whole ArrayBuffer
+  // (a blob read from SQLite does); it reads as empty here afterwards.
+  const c = input.content;
+  const transfer =
+    c !== null && typeof c !== 'string' && c.byteOffset === 0 && c.byteLength === c.buffer.byteLength
+      ? [c.buffer as ArrayBuffer]
+      : [];
   return framedMessage(
-    (await sharedOffloadPool(threads).run({ module: RENDER_TASK, fn: 'renderFramed', input })) as Uint8Array,
+    (await sharedOffloadPool(threads).run({ module: RENDER_TASK, fn: 'renderFramed', input }, transfer)) as Uint8Array,
   );
 }

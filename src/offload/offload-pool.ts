@@ -54,10 +54,33 @@ export async function taskFunction(task: OffloadTask): Promise<(input: unknown) 
   return fn as (input: unknown) => unknown;
 }
 
+const TRANSFERRING = Symbol.for('posthorn.offload.transferring');
+
+/** A task's result whose `buffers` (parts of `value`) are moved back to the calling thread, not copied. */
+export interface Transferring {
+  [TRANSFERRING]: true;
+  value: object;
+  buffers: ArrayBuffer[];
+}
+
+/**
+ * What a task returns for `value` to cross back with `buffers` moved rather than copied: each must
+ * be an ArrayBuffer the task owns whole (not a slice of Buffer's shared pool) and does not keep.
+ * The caller of `run` gets `value`. (A task returning a bare Uint8Array has it moved already.)
+ */
+export function transferring(value: object, buffers: ArrayBuffer[]): Transferring {
+  return { [TRANSFERRING]: true, value, buffers };
+}
+
+export function isTransferring(result: unknown): result is Transferring {
+  return typeof result === 'object' && result !== null && TRANSFERRING in result;
+}
+
 function inlineOffloadPool(): OffloadPool {
   return {
     async run(task) {
-      return (await taskFunction(task))(task.input);
+      const result = await (await taskFunction(task))(task.input);
+      return isTransferring(result) ? result.value : result;
     },
     offThread: () => 0,
     async close() {},

@@ -50,6 +50,14 @@ export interface SendRequest {
    * its jobs are not due before then (send/send-at.ts). Absent: at once.
    */
   sendAt?: number;
+  /**
+   * A large JSON send's bodies, serialised on the offload thread that validated it (send/offload.ts):
+   * the UTF-8 of `JSON.stringify(draftBodies(...))` (mime/message-draft.ts), moved to the
+   * pipeline's thread instead of crossing as strings that the compose step would stringify again.
+   * When set, `html` and `text` are null and each attachment's `content` is '': the bodies are only
+   * here, and `fingerprint` is the request's (when it was asked for: an Idempotency-Key came with it).
+   */
+  prepared?: { bodies: Uint8Array; fingerprint: string | null };
 }
 
 /**
@@ -74,6 +82,10 @@ export function allRecipients(r: Pick<SendRequest, 'to' | 'cc' | 'bcc'>): Mailbo
  */
 export function requestFingerprint(r: SendRequest): string {
   if (r.mime) return r.mime.fingerprint;
+  if (r.prepared) {
+    if (r.prepared.fingerprint === null) throw new Error('a prepared send request was not fingerprinted');
+    return r.prepared.fingerprint;
+  }
   // The overrides and the later fields are appended only when given, so fingerprints stored before
   // they existed still match.
   const overrides =

@@ -23,7 +23,7 @@ import {
   releaseIdempotencyKey,
   type StoredResponse,
 } from './idempotency.js';
-import { composeDraft } from '../mime/message-draft.js';
+import { composeDraft, draftHead, storedDraft } from '../mime/message-draft.js';
 import { persistMessages, type MessagePlan, type PersistResult } from './persist-messages.js';
 import { allRecipients, requestFingerprint, type SendRequest } from './send-request.js';
 import {
@@ -133,28 +133,40 @@ export function planMessage(
   const { auth, req, from, key: idemKey, rewrite } = input;
   const now = deps.clock.now();
   const id = deps.ids.next('msg', now);
-  const draft = composeDraft({
-    id,
-    hostname: deps.config.hostname,
-    now,
-    from,
-    to: req.to,
-    cc: req.cc,
-    replyTo: req.replyTo,
-    subject: req.subject,
-    html: req.html,
-    text: req.text,
-    headers: req.headers,
-    attachments: req.attachments,
-  });
+  const head = () => ({ id, hostname: deps.config.hostname, now, from, to: req.to, subject: req.subject });
   // A relayed message keeps its own bytes (a client's MIME is passed through); only its owned
   // headers are rewritten.
   let mime: string | null = null;
+  let content: string | null = null;
+  let size: number;
   if (req.mime) {
     if (rewrite === undefined) throw new Error('a whole message is composed with the rewrite of its intake');
-    mime = rewrite(req.mime.raw, { from, messageId: draft.messageId, date: draft.date }).toString('latin1');
+    const { messageId, date } = draftHead(head());
+    mime = rewrite(req.mime.raw, { from, messageId, date }).toString('latin1');
+    size = mime.length;
+  } else if (req.prepared) {
+    // A large message's bodies arrive serialised (send/offload.ts): joined to the rest as bytes, so
+    // the megabytes are neither stringified again nor measured by flattening a string.
+    ({ content, bytes: size } = storedDraft(head(), req.prepared.bodies));
+  } else {
+    content = JSON.stringify(
+      composeDraft({
+        id,
+        hostname: deps.config.hostname,
+        now,
+        from,
+        to: req.to,
+        cc: req.cc,
+        replyTo: req.replyTo,
+        subject: req.subject,
+        html: req.html,
+        text: req.text,
+        headers: req.headers,
+        attachments: req.attachments,
+      }),
+    );
+    size = Buffer.byteLength(content);
   }
-  const content = mime === null ? JSON.stringify(draft) : null;
   const body: SendResponse = { id, status: 'queued', dkim: 'signed', dmarc: 'aligned' };
   const tracking = resolveTracking(auth.domain.tracking, req);
   // To, Cc and Bcc alike: each distinct address gets its row, its delivery and its events.
@@ -181,7 +193,7 @@ export function planMessage(
       template: req.rendered ? JSON.stringify(req.rendered) : null,
       content,
       mime,
-      size: mime === null ? Buffer.byteLength(content ?? '') : mime.length,
+      size,
       created_at: now,
       track_opens: tracking.opens ? 1 : 0,
       track_clicks: tracking.clicks ? 1 : 0,
@@ -419,7 +431,7 @@ export function createSubmitPipeline(
     let req: SendRequest;
     let key: string | undefined;
     if (r.kind === 'json') {
-      const validated = await offload.validateSend(r.contentType, r.body);
+      const validated = await offload.validateSend(r.contentType, r.body, r.idempotencyKey !== undefined);
       if ('type' in validated) return refusedAs(v, validated);
       req = validated;
       key = r.idempotencyKey;
@@ -623,6 +635,7 @@ export function createSubmitPipeline(
     // turn of the event loop, so other requests are answered between them.
     const attached = (req.attachments ?? []).reduce((n, a) => n + a.content.length, 0);
     const large =
+      req.prepared !== undefined ||
       (req.html?.length ?? 0) + (req.text?.length ?? 0) + attached + (req.mime?.raw.length ?? 0) >= OFFLOAD_MIN_BYTES;
     if (large) await yieldToLoop();
     const rewrite = v.intake.request.kind === 'mime' ? v.intake.request.rewrite : undefined;

@@ -8,6 +8,10 @@ import { createSubmitPipeline } from '../../src/send/submit.js';
 import { httpIntake } from '../../src/http/routes/send.js';
 import { buildApp } from '../../src/http/build-app.js';
 import { testDialects } from '../helpers/test-db.js';
+import { composeDraft } from '../../src/mime/message-draft.js';
+import { validateSendJson } from '../../src/send/validate-send-json.js';
+import { requestFingerprint, type SendRequest } from '../../src/send/send-request.js';
+import { sql } from 'kysely';
 import { createDeliveryHarness, MX_DOMAIN, SENDER_DOMAIN, type DeliveryHarness } from '../helpers/delivery-harness.js';
 
 /** About `bytes` of HTML with links and paragraphs, so html-to-text has real work. */
@@ -90,6 +94,120 @@ for (const dialect of testDialects()) {
       );
       assert.ok(a !== undefined && b !== undefined);
       assert.notEqual(a, b, 'each recipient has its own pixel');
+    });
+
+    test('the stored content of a large send (bodies serialised on the worker) is the text JSON.stringify(composeDraft(...)) gives, as for a small one; its fingerprint too', async () => {
+      h = await createDeliveryHarness(dialect);
+      const pipeline = createSubmitPipeline(h.deps);
+      const offload = sharedOffloadPool(h.deps.config.offloadThreads);
+      const file = (bytes: number, seed: number) =>
+        Buffer.from(Array.from({ length: bytes }, (_, i) => (i * 31 + seed) & 0xff)).toString('base64');
+      const request = (size: number, html: string, extra: Record<string, unknown> = {}) => ({
+        from: `Shop <hello@${SENDER_DOMAIN}>`,
+        to: [`Ann <ann@${MX_DOMAIN}>`, `bob@${MX_DOMAIN}`],
+        cc: [`cc@${MX_DOMAIN}`],
+        reply_to: `help@${SENDER_DOMAIN}`,
+        subject: 'Your order — déjà vu',
+        html,
+        text: `Plain "quoted" text\twith\u0001 control and \\ back\nslash ${'x'.repeat(size)}`,
+        headers: { 'X-Order': '42' },
+        attachments: [
+          { filename: 'a.bin', content: file(size, 1), content_type: 'application/octet-stream' },
+          { filename: 'logo.png', content: file(100, 2), content_type: 'image/png', content_id: 'logo' },
+        ],
+        ...extra,
+      });
+      const cases: [string, Record<string, unknown>, boolean][] = [
+        ['small', request(100, '<p>Hi <img src="cid:logo"></p>'), false],
+        // All ASCII (bodies and head alike): the stored string is decoded as latin1, off the heap.
+        ['large ascii', request(300 * 1024, bigHtml(300 * 1024) + '<img src="cid:logo">', { subject: 'Order' }), true],
+        ['large utf-8', request(200 * 1024, bigHtml(200 * 1024) + '<p>Grüße, 你好 😀</p><img src="cid:logo">'), true],
+      ];
+      for (const [name, json, large] of cases) {
+        const body = Buffer.from(JSON.stringify(json));
+        // Today's compose, inline: what the stored text must be.
+        const req = validateSendJson('application/json', body) as SendRequest;
+        assert.ok(!('type' in req), name);
+        const before = offload.offThread();
+        const result = await pipeline.submit(
+          httpIntake({
+            authorization: `Bearer ${h.sender.key}`,
+            contentType: 'application/json',
+            idempotencyKey: `key-${name}`,
+            body: Buffer.from(body),
+          }),
+        );
+        assert.equal(result.kind, 'accepted', `${name}: ${JSON.stringify(result)}`);
+        // (At least: the delivery worker may render an earlier one off thread meanwhile.)
+        if (large) assert.ok(offload.offThread() > before, `${name}: validated off thread`);
+        const id = result.kind === 'accepted' ? result.body.id : '';
+        const row = await h.deps.db
+          .selectFrom('messages')
+          .select(['content', 'size', 'created_at', sql<string>`length(content)`.as('chars')])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        const expected: string = JSON.stringify(
+          composeDraft({
+            id,
+            hostname: h.deps.config.hostname,
+            now: Number(row.created_at),
+            from: req.from,
+            to: req.to,
+            cc: req.cc,
+            replyTo: req.replyTo,
+            subject: req.subject,
+            html: req.html,
+            text: req.text,
+            headers: req.headers,
+            attachments: req.attachments,
+          }),
+        );
+        assert.equal(typeof row.content, 'string', `${name}: stored as text`);
+        assert.ok(row.content === expected, `${name}: stored content differs from JSON.stringify(composeDraft(...))`);
+        assert.equal(Number(row.size), Buffer.byteLength(expected), `${name}: size`);
+        // The database holds it as text of that many characters (not a blob, not mis-decoded).
+        assert.equal(Number(row.chars), [...expected].length, `${name}: characters in the database`);
+        const idem = await h.deps.db
+          .selectFrom('idempotency_keys')
+          .select('fingerprint')
+          .where('key', '=', `key-${name}`)
+          .executeTakeFirstOrThrow();
+        assert.equal(idem.fingerprint, requestFingerprint(req), `${name}: fingerprint`);
+        // The same key: replayed; with another body: refused as reused.
+        const again = await pipeline.submit(
+          httpIntake({
+            authorization: `Bearer ${h.sender.key}`,
+            contentType: 'application/json',
+            idempotencyKey: `key-${name}`,
+            body: Buffer.from(body),
+          }),
+        );
+        assert.deepEqual(again, { ...result, replayed: true }, `${name}: replay`);
+        const other = await pipeline.submit(
+          httpIntake({
+            authorization: `Bearer ${h.sender.key}`,
+            contentType: 'application/json',
+            idempotencyKey: `key-${name}`,
+            body: Buffer.from(JSON.stringify({ ...json, html: `${String(json.html)} ` })),
+          }),
+        );
+        assert.ok(other.kind === 'refused' && other.error.type === 'idempotency_key_reused', `${name}: reused key`);
+      }
+      await pipeline.drain();
+      // And they are delivered as composed: each recipient gets the bodies whole.
+      await h.run();
+      const got = h.received(`ann@${MX_DOMAIN}`);
+      assert.equal(got.length, cases.length);
+      for (const m of got) {
+        const parsed = await simpleParser(m.raw, { keepCidLinks: true });
+        const sent = cases.find(([, json]) => parsed.html === json.html)?.[1];
+        assert.ok(sent !== undefined, 'an html sent whole');
+        assert.equal(parsed.text, String(sent.text));
+        assert.deepEqual(
+          parsed.attachments.map((a) => a.content.toString('base64')).sort(),
+          (sent.attachments as { content: string }[]).map((a) => a.content).sort(),
+        );
+      }
     });
 
     test('large sends past the budget and its waiting line are refused 503 server_busy with Retry-After; small ones never wait', async () => {
