@@ -10,12 +10,11 @@ import https from 'node:https';
 import { systemClock } from '../../src/core/clock.js';
 import { createIds } from '../../src/core/ids.js';
 import { LEASE_MS } from '../../src/delivery/delivery-worker.js';
-import { generateDkimKey } from '../../src/domains/dkim-key.js';
 import { startDnsServer } from '../helpers/dns-server.js';
-import { seedDomain } from '../helpers/seed.js';
+import { giveRealDkimKey, seedDomain } from '../helpers/seed.js';
 import { postSendHttps, type SendOutcome } from '../helpers/https-send.js';
 import { startSinkMx, type SinkMessage } from '../helpers/sink-mx.js';
-import { startServer } from '../helpers/spawn-server.js';
+import { startServer, deliveringEnv } from '../helpers/spawn-server.js';
 import { createTestDb, testDialects } from '../helpers/test-db.js';
 
 const TOTAL = 5000;
@@ -58,19 +57,10 @@ for (const dialect of testDialects()) {
           { domain: 'acme.test', rateLimit: 1_000_000 },
         );
         // seedDomain's key is a placeholder: this server signs for real.
-        const dkim = await generateDkimKey();
-        await db.db
-          .updateTable('domains')
-          .set({ dkim_private_key: dkim.privateKeyPem, dkim_public_key: dkim.publicKeyB64 })
-          .where('id', '=', seeded.domainId)
-          .execute();
+        await giveRealDkimKey(db.db, seeded.domainId);
         const env = {
           ...db.env,
-          POSTHORN_SANDBOX: '0',
-          POSTHORN_HOSTNAME: 'mail.posthorn.test',
-          POSTHORN_LISTEN_HOST: '127.0.0.1',
-          POSTHORN_DNS_SERVERS: dns.address,
-          POSTHORN_MX_PORT: String(sink.port),
+          ...deliveringEnv(dns, sink),
           POSTHORN_DELIVERY_CONCURRENCY: String(CONCURRENCY),
         };
         const roles = { args: ['--roles', 'api,delivery'] };
@@ -196,20 +186,11 @@ for (const dialect of testDialects()) {
       const dns = await startDnsServer({ 'example.org': { MX: [{ exchange: '127.0.0.1', priority: 10 }] } });
       try {
         const seeded = await seedDomain({ db: db.db, clock: systemClock, ids: createIds() }, { domain: 'acme.test' });
-        const dkim = await generateDkimKey();
-        await db.db
-          .updateTable('domains')
-          .set({ dkim_private_key: dkim.privateKeyPem, dkim_public_key: dkim.publicKeyB64 })
-          .where('id', '=', seeded.domainId)
-          .execute();
+        await giveRealDkimKey(db.db, seeded.domainId);
         const server = await startServer(
           {
             ...db.env,
-            POSTHORN_SANDBOX: '0',
-            POSTHORN_HOSTNAME: 'mail.posthorn.test',
-            POSTHORN_LISTEN_HOST: '127.0.0.1',
-            POSTHORN_DNS_SERVERS: dns.address,
-            POSTHORN_MX_PORT: String(sink.port),
+            ...deliveringEnv(dns, sink),
           },
           { args: ['--roles', 'api,delivery'] },
         );

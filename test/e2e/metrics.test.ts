@@ -11,12 +11,11 @@ import http from 'node:http';
 import https from 'node:https';
 import { systemClock } from '../../src/core/clock.js';
 import { createIds } from '../../src/core/ids.js';
-import { generateDkimKey } from '../../src/domains/dkim-key.js';
 import { startDnsServer } from '../helpers/dns-server.js';
-import { seedDomain } from '../helpers/seed.js';
+import { giveRealDkimKey, seedDomain } from '../helpers/seed.js';
 import { postSendHttps } from '../helpers/https-send.js';
 import { startSinkMx } from '../helpers/sink-mx.js';
-import { startServer, type RunningServer } from '../helpers/spawn-server.js';
+import { startServer, type RunningServer, deliveringEnv } from '../helpers/spawn-server.js';
 import { createTestDb, testDialects } from '../helpers/test-db.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -87,19 +86,10 @@ for (const dialect of testDialects()) {
       let server: RunningServer | undefined;
       try {
         const seeded = await seedDomain({ db: db.db, clock: systemClock, ids: createIds() }, { domain: 'acme.test' });
-        const dkim = await generateDkimKey();
-        await db.db
-          .updateTable('domains')
-          .set({ dkim_private_key: dkim.privateKeyPem, dkim_public_key: dkim.publicKeyB64 })
-          .where('id', '=', seeded.domainId)
-          .execute();
+        await giveRealDkimKey(db.db, seeded.domainId);
         server = await startServer({
           ...db.env,
-          POSTHORN_SANDBOX: '0',
-          POSTHORN_HOSTNAME: 'mail.posthorn.test',
-          POSTHORN_LISTEN_HOST: '127.0.0.1',
-          POSTHORN_DNS_SERVERS: dns.address,
-          POSTHORN_MX_PORT: String(sink.port),
+          ...deliveringEnv(dns, sink),
           // The retry comes a few seconds after the deferral: time to see the job waiting in the queue.
           POSTHORN_RETRY_SCHEDULE: '4s',
         });

@@ -13,13 +13,12 @@ import http from 'node:http';
 import https from 'node:https';
 import { systemClock } from '../../src/core/clock.js';
 import { createIds } from '../../src/core/ids.js';
-import { generateDkimKey } from '../../src/domains/dkim-key.js';
 import { startDnsServer } from '../helpers/dns-server.js';
-import { seedDomain } from '../helpers/seed.js';
+import { giveRealDkimKey, seedDomain } from '../helpers/seed.js';
 import { postSendHttps, type SendOutcome } from '../helpers/https-send.js';
 import { runCli } from '../helpers/run-cli.js';
 import { startSinkMx, type SinkMessage } from '../helpers/sink-mx.js';
-import { startServer, type RunningServer } from '../helpers/spawn-server.js';
+import { startServer, type RunningServer, deliveringEnv } from '../helpers/spawn-server.js';
 import { createTestDb, testDialects, type TestDb } from '../helpers/test-db.js';
 
 const TOTAL = 1500;
@@ -98,19 +97,10 @@ async function setUp(dialect: 'sqlite' | 'postgres') {
     { db: db.db, clock: systemClock, ids: createIds() },
     { domain: 'acme.test', rateLimit: 1_000_000 },
   );
-  const dkim = await generateDkimKey();
-  await db.db
-    .updateTable('domains')
-    .set({ dkim_private_key: dkim.privateKeyPem, dkim_public_key: dkim.publicKeyB64 })
-    .where('id', '=', seeded.domainId)
-    .execute();
+  await giveRealDkimKey(db.db, seeded.domainId);
   const env = {
     ...db.env,
-    POSTHORN_SANDBOX: '0',
-    POSTHORN_HOSTNAME: 'mail.posthorn.test',
-    POSTHORN_LISTEN_HOST: '127.0.0.1',
-    POSTHORN_DNS_SERVERS: dns.address,
-    POSTHORN_MX_PORT: String(sink.port),
+    ...deliveringEnv(dns, sink),
     POSTHORN_DELIVERY_CONCURRENCY: String(CONCURRENCY),
     POSTHORN_QUEUE_LEASE: `${LEASE_MS}ms`,
   };

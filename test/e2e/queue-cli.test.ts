@@ -10,13 +10,12 @@ import { join } from 'node:path';
 import https from 'node:https';
 import { systemClock } from '../../src/core/clock.js';
 import { createIds } from '../../src/core/ids.js';
-import { generateDkimKey } from '../../src/domains/dkim-key.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { postSendHttps } from '../helpers/https-send.js';
 import { runCli } from '../helpers/run-cli.js';
-import { seedDomain, type Seeded } from '../helpers/seed.js';
+import { giveRealDkimKey, seedDomain, type Seeded } from '../helpers/seed.js';
 import { startSinkMx, type SinkMx } from '../helpers/sink-mx.js';
-import { startServer, type RunningServer } from '../helpers/spawn-server.js';
+import { startServer, type RunningServer, deliveringEnv } from '../helpers/spawn-server.js';
 import { createTestDb, testDialects, type TestDb } from '../helpers/test-db.js';
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs` saying what it waited for. */
@@ -88,19 +87,10 @@ for (const dialect of testDialects()) {
       sink = await startSinkMx();
       dns = await startDnsServer({ 'example.org': { MX: [{ exchange: '127.0.0.1', priority: 10 }] } });
       seeded = await seedDomain({ db: db.db, clock: systemClock, ids: createIds() }, { domain: 'acme.test' });
-      const dkim = await generateDkimKey();
-      await db.db
-        .updateTable('domains')
-        .set({ dkim_private_key: dkim.privateKeyPem, dkim_public_key: dkim.publicKeyB64 })
-        .where('id', '=', seeded.domainId)
-        .execute();
+      await giveRealDkimKey(db.db, seeded.domainId);
       env = {
         ...db.env,
-        POSTHORN_SANDBOX: '0',
-        POSTHORN_HOSTNAME: 'mail.posthorn.test',
-        POSTHORN_LISTEN_HOST: '127.0.0.1',
-        POSTHORN_DNS_SERVERS: dns.address,
-        POSTHORN_MX_PORT: String(sink.port),
+        ...deliveringEnv(dns, sink),
         POSTHORN_RETRY_SCHEDULE: '10m',
       };
       await start();

@@ -14,13 +14,12 @@ import { join } from 'node:path';
 import https from 'node:https';
 import { systemClock } from '../../src/core/clock.js';
 import { createIds } from '../../src/core/ids.js';
-import { generateDkimKey } from '../../src/domains/dkim-key.js';
 import { SCHEDULER_TASKS } from '../../src/scheduler/start-scheduler.js';
 import { startDnsServer } from '../helpers/dns-server.js';
-import { seedDomain } from '../helpers/seed.js';
+import { giveRealDkimKey, seedDomain } from '../helpers/seed.js';
 import { postSendHttps, type SendOutcome } from '../helpers/https-send.js';
 import { startSinkMx, type SinkMessage } from '../helpers/sink-mx.js';
-import { startServer, type RunningServer } from '../helpers/spawn-server.js';
+import { startServer, type RunningServer, deliveringEnv } from '../helpers/spawn-server.js';
 import { createTestDb, testDialects } from '../helpers/test-db.js';
 
 /**
@@ -101,18 +100,10 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
         const deps = { db: db.db, clock: systemClock, ids: createIds() };
         const bulk = await seedDomain(deps, { account: 'bulk', domain: 'acme.test', rateLimit: 1_000_000 });
         const limited = await seedDomain(deps, { account: 'limited', domain: 'five.test', rateLimit: RATE });
-        const dkim = await generateDkimKey();
-        await db.db
-          .updateTable('domains')
-          .set({ dkim_private_key: dkim.privateKeyPem, dkim_public_key: dkim.publicKeyB64 })
-          .execute();
+        await giveRealDkimKey(db.db);
         const env = {
           ...db.env,
-          POSTHORN_SANDBOX: '0',
-          POSTHORN_HOSTNAME: 'mail.posthorn.test',
-          POSTHORN_LISTEN_HOST: '127.0.0.1',
-          POSTHORN_DNS_SERVERS: dns.address,
-          POSTHORN_MX_PORT: String(sink.port),
+          ...deliveringEnv(dns, sink),
           POSTHORN_DELIVERY_CONCURRENCY: String(CONCURRENCY),
           POSTHORN_QUEUE_LEASE: `${LEASE_MS}ms`,
           POSTHORN_SCHEDULER_INTERVAL: `${SCHEDULER_INTERVAL_MS}ms`,

@@ -1,7 +1,9 @@
+import type { Kysely } from 'kysely';
 import type { Deps } from '../../src/deps.js';
+import { generateDkimKey } from '../../src/domains/dkim-key.js';
 import { createAccount, findAccount } from '../../src/accounts/accounts.js';
 import { issueApiKey } from '../../src/credentials/issue-api-key.js';
-import type { DomainStatus } from '../../src/storage/database.js';
+import type { Database, DomainStatus } from '../../src/storage/database.js';
 
 /** A domain with an API key, inserted directly (no RSA key generation: these tests never sign). */
 export interface Seeded {
@@ -54,4 +56,15 @@ export async function seedDomain(
     .execute();
   const { key } = await issueApiKey(deps, domainId);
   return { accountId: account.id, domainId, domain: opts.domain, key };
+}
+
+/**
+ * Replaces seedDomain's placeholder DKIM key with a real one, for a server that signs what it
+ * delivers: `domainId`'s, or every domain's when none is named.
+ */
+export async function giveRealDkimKey(db: Kysely<Database>, domainId?: string): Promise<void> {
+  const dkim = await generateDkimKey();
+  let q = db.updateTable('domains').set({ dkim_private_key: dkim.privateKeyPem, dkim_public_key: dkim.publicKeyB64 });
+  if (domainId !== undefined) q = q.where('id', '=', domainId);
+  await q.execute();
 }

@@ -92,3 +92,17 @@ function listeningUrl(line: string, msg = 'api listening'): string | undefined {
     return undefined; // not a log line (e.g. a Node warning)
   }
 }
+
+/**
+ * The settings of a production server (sandbox off) listening on loopback that delivers for real:
+ * MX lookups through the loopback DNS server `dns`, mail to the sink MX `sink`.
+ */
+export function deliveringEnv(dns: { address: string }, sink: { port: number }): Record<string, string> {
+  return {
+    POSTHORN_SANDBOX: '0',
+    POSTHORN_HOSTNAME: 'mail.posthorn.test',
+    POSTHORN_LISTEN_HOST: '127.0.0.1',
+    POSTHORN_DNS_SERVERS: dns.address,
+    POSTHORN_MX_PORT: String(sink.port),
+  };
+}
