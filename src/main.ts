@@ -62,6 +62,8 @@ export async function buildDeps(
   opts: {
     checkSecretKeys?: boolean;
     backgroundCheckpoints?: boolean;
+    /** SQLite: writes on a thread of their own (open-database.ts); the server's event loop never waits for a commit. */
+    writerThread?: boolean;
     metricsOnDemand?: boolean;
     /** Names this process in every log line (field `process`): `serve --processes N` (docs/scaling.md). */
     processName?: string;
@@ -85,6 +87,7 @@ export async function buildDeps(
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
     backgroundCheckpoints: opts.backgroundCheckpoints === true,
+    writerThread: opts.writerThread === true,
   });
   try {
     await migrate(db, dialect);
@@ -174,9 +177,11 @@ export async function serve(
   let supervisor: Supervisor | null = null;
   let wakeDelivery: (() => void) | null = null;
   let channel: ChildChannel | null = null;
-  // The server checkpoints SQLite's WAL off its event loop; a CLI command's short life needs no thread.
+  // The server writes to SQLite and checkpoints its WAL off its event loop; a CLI command's short
+  // life needs neither thread.
   const deps = await buildDeps(config, {
     backgroundCheckpoints: true,
+    writerThread: true,
     ...(plan.children > 0 ? { processName: 'main' } : childName !== null ? { processName: childName } : {}),
   }).catch((err: unknown) => {
     signal.dispose();

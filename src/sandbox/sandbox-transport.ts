@@ -4,6 +4,7 @@ import type { AttemptResult, DeliveryAttempt, RecipientReply, Transport } from '
 import { yieldToLoop } from '../offload/offload-pool.js';
 import { triggerFor } from './sandbox-triggers.js';
 import { SANDBOX_PART_BYTES } from './sandbox-raw.js';
+import { sqliteWriter } from '../storage/open-database.js';
 
 /** The ordinary answer, written whole as a server sends it, so events show it as they would a real one. */
 const DELIVERED = parseSmtpReply('250 2.0.0 OK: queued (sandbox)');
@@ -67,23 +68,29 @@ export function createSandboxTransport(deps: Pick<Deps, 'db' | 'clock' | 'ids'>)
             .values({ ...row, raw })
             .execute();
         else {
-          // One statement writing tens of MB blocks the main thread on SQLite (better-sqlite3 is
-          // synchronous): write 1 MiB slices (views of the signed bytes, not copies) with a turn of the
-          // event loop between them, in one transaction so the row and its parts commit together
-          // (docs/security.md, "Connections and memory"). Read back with readSandboxRaw.
-          await deps.db.transaction().execute(async (trx) => {
-            await trx
-              .insertInto('sandbox_messages')
-              .values({ ...row, raw: Buffer.alloc(0) })
-              .execute();
-            for (let seq = 0, at = 0; at < raw.length; seq++, at += SANDBOX_PART_BYTES) {
-              await yieldToLoop();
-              await trx
-                .insertInto('sandbox_message_parts')
-                .values({ sandbox_message_id: row.id, seq, bytes: raw.subarray(at, at + SANDBOX_PART_BYTES) })
-                .execute();
-            }
-          });
+          const parts: { sandbox_message_id: string; seq: number; bytes: Buffer }[] = [];
+          for (let seq = 0, at = 0; at < raw.length; seq++, at += SANDBOX_PART_BYTES)
+            // Views of the signed bytes, not copies.
+            parts.push({ sandbox_message_id: row.id, seq, bytes: raw.subarray(at, at + SANDBOX_PART_BYTES) });
+          const head = deps.db.insertInto('sandbox_messages').values({ ...row, raw: Buffer.alloc(0) });
+          const writer = sqliteWriter(deps.db);
+          if (writer !== undefined) {
+            // The server's SQLite writer thread (docs/architecture.md): the row and its parts in one
+            // message and one transaction, so the write lock is not held across round trips.
+            const statements = [head, ...parts.map((p) => deps.db.insertInto('sandbox_message_parts').values(p))];
+            await writer.transaction(statements.map((q) => q.compile()).map((c) => [c.sql, c.parameters] as const));
+          } else
+            // 1 MiB slices with a turn of the event loop between them, in one transaction so the row
+            // and its parts commit together: on a SQLite connection of the event loop's own (a CLI
+            // command) one statement writing tens of MB would hold every request (docs/security.md,
+            // "Connections and memory"). Read back with readSandboxRaw.
+            await deps.db.transaction().execute(async (trx) => {
+              await trx.executeQuery(head.compile());
+              for (const part of parts) {
+                await yieldToLoop();
+                await trx.insertInto('sandbox_message_parts').values(part).execute();
+              }
+            });
         }
       }
       return { kind: 'transaction', mxHost: 'sandbox', tls: null, recipients };

@@ -8,8 +8,13 @@ import type { Database } from './database.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-data-dir.js';
 import { SqliteDatabaseClass } from './sqlite-driver.js';
 import { startWalCheckpointer } from './wal-checkpointer.js';
+import { startSqliteWriter, type SqliteWriter } from './sqlite-writer.js';
+import { RoutedSqliteDialect } from './sqlite-routed-dialect.js';
 
 export type DialectName = 'sqlite' | 'postgres';
+
+/** How long a SQLite write waits for another connection's (a CLI command's, another process's) lock. */
+const BUSY_TIMEOUT_MS = 10_000;
 
 // The better-sqlite3 connection behind each SQLite Kysely instance, for the one bulk path that
 // runs prepared statements on it directly (insert-suppressions.ts).
@@ -22,6 +27,18 @@ const sqliteHandles = new WeakMap<Kysely<Database>, BetterSqlite3.Database>();
  */
 export function sqliteConnection(db: Kysely<Database>): BetterSqlite3.Database | undefined {
   return sqliteHandles.get(db);
+}
+
+// The writer thread behind a SQLite Kysely instance opened with `writerThread` (sqlite-writer.ts).
+const sqliteWriters = new WeakMap<Kysely<Database>, SqliteWriter>();
+
+/**
+ * The thread that runs the writes of `db`, or undefined when they run on `sqliteConnection(db)`
+ * (PostgreSQL, or SQLite opened without `writerThread`). With a writer, the main connection only
+ * reads (`query_only`): a write run on it directly fails instead of racing the writer for the lock.
+ */
+export function sqliteWriter(db: Kysely<Database>): SqliteWriter | undefined {
+  return sqliteWriters.get(db);
 }
 
 // The pg pool behind each PostgreSQL Kysely instance, for the send path's statements that run on it
@@ -72,6 +89,11 @@ export function openDatabase(opts: {
   poolSize?: number;
   /** SQLite: checkpoint the WAL on a worker thread, not inside commits (wal-checkpointer.ts); for the server. */
   backgroundCheckpoints?: boolean;
+  /**
+   * SQLite: run every write on a thread of its own, reads on this thread (sqlite-routed-dialect.ts);
+   * for the server and the tests, whose event loop must not wait for a commit.
+   */
+  writerThread?: boolean;
 }): OpenDatabase {
   if (opts.databaseUrl) {
     const pool = new (loadPg().Pool)({
@@ -100,11 +122,25 @@ export function openDatabase(opts: {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   // The CLI may write while a server runs on the same file: wait, don't fail.
-  sqlite.pragma('busy_timeout = 10000');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('foreign_keys = ON');
-  const checkpointer = opts.backgroundCheckpoints ? startWalCheckpointer(sqlite, file) : null;
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const writer = opts.writerThread ? startSqliteWriter(file, { busyTimeoutMs: BUSY_TIMEOUT_MS }) : null;
+  if (writer !== null) sqlite.pragma('query_only = ON');
+  // With a writer thread the pragmas go to both connections: the writer's commits are the ones
+  // that checkpoint, and a reader of the main connection's settings (insert-suppressions.ts) sees the same.
+  const setPragma = (text: string): void => {
+    sqlite.pragma(text);
+    // Sent in order with the writes, so it applies before the next one; the thread ending is
+    // reported by the statements that follow.
+    writer?.pragma(text).catch(() => undefined);
+  };
+  const checkpointer = opts.backgroundCheckpoints ? startWalCheckpointer(setPragma, () => sqlite.open, file) : null;
+  const cached = withStatementCache(sqlite);
+  const db = new Kysely<Database>({
+    dialect: writer !== null ? new RoutedSqliteDialect(cached, writer) : new SqliteDialect({ database: cached }),
+  });
   sqliteHandles.set(db, sqlite);
+  if (writer !== null) sqliteWriters.set(db, writer);
   return {
     db,
     dialect: 'sqlite',

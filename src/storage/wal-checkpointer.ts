@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import type BetterSqlite3 from 'better-sqlite3';
 import { SQLITE_DRIVER_PATH } from './sqlite-driver.js';
 
 /** How often the checkpointer looks at the WAL. */
@@ -49,16 +48,20 @@ export interface WalCheckpointer {
  * its automatic checkpoint inside the commit that crosses the threshold: after a 9 MiB message is
  * stored, that commit also copies megabytes of WAL into the database file and syncs it, with every
  * HTTP request, SMTP session and webhook of the process waiting (docs/security.md, "Connections and
- * memory"). Here the server's connection has automatic checkpoints off (`wal_autocheckpoint = 0`)
+ * memory"). Here the server's connections (`setPragma` sets both, with a writer thread) have automatic checkpoints off (`wal_autocheckpoint = 0`)
  * and a worker thread with its own connection checkpoints instead. Durability is unchanged: a
  * commit is durable once its WAL frames are synced (`synchronous = FULL`), checkpointed or not.
  * If the worker fails, the connection gets its automatic checkpoints back, so the WAL never grows
  * without end.
  */
-export function startWalCheckpointer(sqlite: BetterSqlite3.Database, file: string): WalCheckpointer {
+export function startWalCheckpointer(
+  setPragma: (text: string) => void,
+  isOpen: () => boolean,
+  file: string,
+): WalCheckpointer {
   const driver = SQLITE_DRIVER_PATH;
-  sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
-  sqlite.pragma('wal_autocheckpoint = 0');
+  setPragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+  setPragma('wal_autocheckpoint = 0');
   let last: { log: number; checkpointed: number } | null = null;
   let stopping = false;
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, intervalMs: INTERVAL_MS } });
@@ -69,7 +72,7 @@ export function startWalCheckpointer(sqlite: BetterSqlite3.Database, file: strin
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const fallBack = (): void => {
-    if (!stopping && sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+    if (!stopping && isOpen()) setPragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   };
   worker.on('error', fallBack);
   worker.on('exit', fallBack);

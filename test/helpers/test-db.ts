@@ -24,10 +24,22 @@ export interface TestDb extends OpenDatabase {
  * A fresh, migrated database (up to `migrateUpTo` when given): a SQLite file in a new temp dir, or a new schema in the PostgreSQL
  * test database (search_path points at it), dropped on close.
  */
-export async function createTestDb(dialect: DialectName, opts: { migrateUpTo?: string } = {}): Promise<TestDb> {
+export async function createTestDb(
+  dialect: DialectName,
+  opts: { migrateUpTo?: string; writerThread?: boolean } = {},
+): Promise<TestDb> {
   const dataDir = mkdtempSync(join(tmpdir(), 'posthorn-test-'));
   if (dialect === 'sqlite') {
-    const open = openDatabase({ databaseUrl: null, dataDir });
+    // One connection, as a CLI command opens it. The server writes on a thread of its own
+    // (docs/architecture.md, "SQLite: a writer thread"): the e2e tests' servers and
+    // test/unit/storage/sqlite-writer-thread.test.ts run that path, and
+    // POSTHORN_TEST_SQLITE_WRITER=1 runs every in-process test on it too (about half again slower:
+    // a thread and a round trip per statement for each test's database).
+    const open = openDatabase({
+      databaseUrl: null,
+      dataDir,
+      writerThread: process.env.POSTHORN_TEST_SQLITE_WRITER === '1',
+    });
     await migrate(open.db, 'sqlite', opts.migrateUpTo).catch(async (err: unknown) => {
       await open.close();
       throw err;

@@ -42,9 +42,12 @@ export interface TestDeps extends Deps {
  */
 export async function createTestDeps(
   dialect: DialectName,
-  opts: { env?: Record<string, string>; resolver?: DnsResolver } = {},
+  opts: { env?: Record<string, string>; resolver?: DnsResolver; writerThread?: boolean } = {},
 ): Promise<TestDeps> {
-  const testDb = await createTestDb(dialect);
+  const testDb = await createTestDb(
+    dialect,
+    opts.writerThread === undefined ? {} : { writerThread: opts.writerThread },
+  );
   const config: Readonly<Config> = loadConfig({
     POSTHORN_SANDBOX: '0',
     POSTHORN_HOSTNAME: 'mail.posthorn.test',

@@ -46,8 +46,13 @@ const out = (o: CommandOutput | number): CommandOutput => {
   return o as CommandOutput;
 };
 
-for (const dialect of testDialects()) {
-  describe(`sandbox mailbox, large messages in parts (${dialect})`, () => {
+// SQLite twice: on one connection (a CLI command's) and with the server's writer thread.
+const setups = [
+  ...testDialects().map((d) => ({ dialect: d, writerThread: false })),
+  { dialect: 'sqlite' as const, writerThread: true },
+];
+for (const { dialect, writerThread } of setups) {
+  describe(`sandbox mailbox, large messages in parts (${dialect}${writerThread ? ', writer thread' : ''})`, () => {
     let t: TestDeps | undefined;
     let h: DeliveryHarness | undefined;
     afterEach(async () => {
@@ -57,7 +62,7 @@ for (const dialect of testDialects()) {
     });
 
     test('a 3 MiB message is stored in 1 MiB parts and reads back byte for byte; a small one stays in its row; show and list print as before; deleting the row removes its parts', async () => {
-      t = await createTestDeps(dialect);
+      t = await createTestDeps(dialect, { writerThread });
       const transport = createSandboxTransport(t);
       const large = largeMessage();
       const deliver = (raw: Buffer) =>

@@ -28,7 +28,11 @@ function walDatabase(): { sqlite: BetterSqlite3.Database; file: string; dir: str
 
 test('commits leave checkpoints to the worker thread, which copies the WAL into the database file', async () => {
   const { sqlite, file, dir } = walDatabase();
-  const checkpointer = startWalCheckpointer(sqlite, file);
+  const checkpointer = startWalCheckpointer(
+    (t) => sqlite.pragma(t),
+    () => sqlite.open,
+    file,
+  );
   try {
     assert.equal(sqlite.pragma('wal_autocheckpoint', { simple: true }), 0, 'no checkpoint inside a commit');
     const before = statSync(file).size;
@@ -52,7 +56,11 @@ test('commits leave checkpoints to the worker thread, which copies the WAL into 
 test('when the worker cannot run, the connection gets its automatic checkpoints back', async () => {
   const { sqlite, dir } = walDatabase();
   // The worker's own connection fails to open: there is no such directory.
-  const checkpointer = startWalCheckpointer(sqlite, join(dir, 'missing', 'db.sqlite'));
+  const checkpointer = startWalCheckpointer(
+    (t) => sqlite.pragma(t),
+    () => sqlite.open,
+    join(dir, 'missing', 'db.sqlite'),
+  );
   try {
     await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }) === 1000);
   } finally {
