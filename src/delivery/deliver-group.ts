@@ -212,7 +212,7 @@ async function renderDeferred(
   keys: DkimKey[],
   now: number,
   prefix: string,
-): Promise<Buffer> {
+): Promise<{ message: Buffer; digest: string }> {
   const m = group.message;
   await yieldToLoop(); // reading the body is a synchronous read of megabytes on SQLite: its own turn
   // On SQLite the draft is read as its UTF-8 bytes (the text column cast to a blob): a Buffer
@@ -304,8 +304,10 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     const prefix = feedbackIdField(m, deps.config.feedbackSenderId);
     if (m.deferredSize > 0) {
       signedAt = deps.clock.now();
-      signed = await renderDeferred(ctx, group, keys, signedAt, prefix);
-      signature = signedCopy(signed, keys.length + 1);
+      const rendered = await renderDeferred(ctx, group, keys, signedAt, prefix);
+      signed = rendered.message;
+      // The digest of megabytes was taken on the offload thread (render-stored.ts, renderFramed).
+      signature = signedCopy(signed, keys.length + 1, rendered.digest);
       await yieldToLoop(); // the transport may store it synchronously (the sandbox mailbox)
     } else {
       // An API message's draft is rendered by the signer, off the event loop (dkim/sign-message.ts).

@@ -7,6 +7,7 @@ import { sharedOffloadPool } from '../offload/offload-pool.js';
 import type { MessageDraft } from '../mime/message-draft.js';
 import { renderMime } from '../mime/render-mime.js';
 import { latin1WithRoom, renderTracked, trackingUrls, isPersonalized, type TrackingFlags } from '../tracking/render.js';
+import { createHash } from 'node:crypto';
 import { dkimSignatures, KeyCache, type DkimKey } from './dkim/dkim-sign.js';
 
 /** A stored message as delivery reads it: the relay's MIME (latin1) or the composed draft (JSON). */
@@ -53,6 +54,9 @@ export function renderStored(input: RenderInput, room = 0): Buffer {
  */
 const RENDER_ROOM = 8 * 1024;
 const OFFSET_BYTES = 4;
+/** After the offset: the SHA-256 of the message as returned (the digest of signed-copy.ts). */
+const DIGEST_BYTES = 32;
+const HEAD_BYTES = OFFSET_BYTES + DIGEST_BYTES;
 /** This thread's parsed DKIM keys (each offload thread has its own, as each signer thread does). */
 const keyCache = new KeyCache();
 
@@ -61,7 +65,9 @@ const keyCache = new KeyCache();
  * DKIM-Signature fields are written into room left before the rendering, so the message is neither
  * copied to a signer thread nor concatenated with its signatures (each a copy of tens of MB for a
  * 9 MiB message with tracked links). One buffer of its own, transferable: the message starts at the
- * offset in its first four bytes (little-endian); framedMessage reads it back.
+ * offset in its first four bytes (little-endian), and the next 32 are the SHA-256 of the message,
+ * which delivery keeps (message_signatures.digest) and which would otherwise be computed over
+ * megabytes on the event loop; framedMessage and framedDigest read them back.
  */
 export function renderFramed(input: RenderInput): Uint8Array {
   const full = renderStored(input, RENDER_ROOM);
@@ -73,7 +79,7 @@ export function renderFramed(input: RenderInput): Uint8Array {
   let signed: Buffer | null = null;
   if (input.sign !== undefined && input.sign.keys.length > 0) {
     const headers = dkimSignatures(full.subarray(start), input.sign.keys, keyCache, input.sign.now);
-    if (headers.length <= start - OFFSET_BYTES) {
+    if (headers.length <= start - HEAD_BYTES) {
       start -= headers.length;
       full.write(headers, start, 'latin1');
     } else {
@@ -81,12 +87,15 @@ export function renderFramed(input: RenderInput): Uint8Array {
     }
   }
   if (signed !== null) {
-    const out = Buffer.allocUnsafeSlow(OFFSET_BYTES + signed.length);
-    signed.copy(out, OFFSET_BYTES);
-    out.writeUInt32LE(OFFSET_BYTES, 0);
+    const out = Buffer.allocUnsafeSlow(HEAD_BYTES + signed.length);
+    signed.copy(out, HEAD_BYTES);
+    start = HEAD_BYTES;
+    out.writeUInt32LE(start, 0);
+    createHash('sha256').update(signed).digest().copy(out, OFFSET_BYTES);
     return out;
   }
   full.writeUInt32LE(start, 0);
+  createHash('sha256').update(full.subarray(start)).digest().copy(full, OFFSET_BYTES);
   return full;
 }
 
@@ -96,10 +105,21 @@ export function framedMessage(framed: Uint8Array): Buffer {
   return whole.subarray(whole.readUInt32LE(0));
 }
 
+/** The SHA-256 (base64) of the message inside a renderFramed result. */
+export function framedDigest(framed: Uint8Array): string {
+  return Buffer.from(framed.buffer, framed.byteOffset + OFFSET_BYTES, DIGEST_BYTES).toString('base64');
+}
+
 const RENDER_TASK = new URL('./render-stored.js', import.meta.url).href;
 
-/** renderFramed on a thread of the process's offload pool (inline when it has 0 threads): the signed message. */
-export async function renderOffThread(threads: number, input: RenderInput): Promise<Buffer> {
+/**
+ * renderFramed on a thread of the process's offload pool (inline when it has 0 threads): the
+ * signed message and its SHA-256 (base64).
+ */
+export async function renderOffThread(
+  threads: number,
+  input: RenderInput,
+): Promise<{ message: Buffer; digest: string }> {
   // A draft read as bytes is moved to the thread, not copied, when it owns its whole ArrayBuffer
   // (a blob read from SQLite does); it reads as empty here afterwards.
   const c = input.content;
@@ -107,7 +127,9 @@ export async function renderOffThread(threads: number, input: RenderInput): Prom
     c !== null && typeof c !== 'string' && c.byteOffset === 0 && c.byteLength === c.buffer.byteLength
       ? [c.buffer as ArrayBuffer]
       : [];
-  return framedMessage(
-    (await sharedOffloadPool(threads).run({ module: RENDER_TASK, fn: 'renderFramed', input }, transfer)) as Uint8Array,
-  );
+  const framed = (await sharedOffloadPool(threads).run(
+    { module: RENDER_TASK, fn: 'renderFramed', input },
+    transfer,
+  )) as Uint8Array;
+  return { message: framedMessage(framed), digest: framedDigest(framed) };
 }

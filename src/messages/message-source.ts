@@ -97,7 +97,9 @@ export async function messageSource(
   };
   // As delivery does (load-claimed.ts): a large body is rendered off the event loop.
   const message =
-    Number(m.size) > OFFLOAD_MIN_BYTES ? await renderOffThread(deps.config.offloadThreads, input) : renderStored(input);
+    Number(m.size) > OFFLOAD_MIN_BYTES
+      ? (await renderOffThread(deps.config.offloadThreads, input)).message
+      : renderStored(input);
   const raw = Buffer.concat([Buffer.from(signing.fields, 'latin1'), message]);
   if (createHash('sha256').update(raw).digest('base64') !== signing.digest) {
     deps.log.warn({ message: id, signature: signing.id }, 'a signed source could not be rebuilt byte for byte');

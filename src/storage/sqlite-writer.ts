@@ -39,10 +39,13 @@ function prepare(sql) {
   return stmt;
 }
 // A Buffer arrives as a plain Uint8Array (structured clone); bind it as a Buffer, without a copy.
+// A large string arrives as {utf8} (sendable): decoded here, off the main thread.
 function bindable(params) {
   for (let i = 0; i < params.length; i++) {
     const p = params[i];
     if (p instanceof Uint8Array && !Buffer.isBuffer(p)) params[i] = Buffer.from(p.buffer, p.byteOffset, p.byteLength);
+    else if (p !== null && typeof p === 'object' && p.utf8 instanceof Uint8Array)
+      params[i] = Buffer.from(p.utf8.buffer, p.utf8.byteOffset, p.utf8.byteLength).toString('utf8');
   }
   return params;
 }
@@ -147,20 +150,54 @@ export interface SqliteWriter {
   close(): Promise<void>;
 }
 
+/** From this size a parameter is handed to the thread as bytes moved to it, not cloned. */
+const MOVE_BYTES = 1024 * 1024;
+
+/** A large string parameter, sent as its UTF-8 bytes: the thread decodes it (WORKER_SOURCE, `bindable`). */
+interface Utf8Param {
+  utf8: Uint8Array;
+}
+
 /**
- * The parameters as they are best posted. Structured clone copies a view's whole ArrayBuffer, not
- * just the view, so a small view of a large buffer is copied to bytes of its own first; any other
- * view goes as it is (a small Buffer drawn from Node's 8 KiB pool costs the pool). The statements
- * of one `transaction` message share one clone: views of the same buffer (the 1 MiB parts of a
- * sandbox message, sandbox-transport.ts) copy it once. Copies are what a large message costs most
- * on the main thread (docs/security.md, "Connections and memory"), so none is made that clone does not need.
+ * The parameters as they are best posted; `moved` collects what is transferred. Structured clone
+ * writes a large value into a buffer that grows as it goes, so a 9 MiB message cost tens of
+ * milliseconds of the event loop to clone (mostly faults on fresh memory: docs/security.md,
+ * "Connections and memory"). So a large string goes as its UTF-8 bytes and a large view as a copy
+ * of its bytes, each in a buffer of its own that is moved, not cloned; views of one buffer (the
+ * 1 MiB parts of a sandbox message, sandbox-transport.ts) share one copy. A small view of a large
+ * buffer is copied alone (clone would copy the whole buffer); other values go as they are. The
+ * caller's values are never detached.
  */
-function sendable(params: readonly unknown[], whole: boolean): unknown[] {
-  return params.map((p) =>
-    ArrayBuffer.isView(p) && !whole && p.buffer.byteLength > p.byteLength + 64 * 1024
-      ? new Uint8Array(p.buffer, p.byteOffset, p.byteLength).slice()
-      : p,
-  );
+function sendable(
+  params: readonly unknown[],
+  copies: Map<ArrayBufferLike, ArrayBuffer>,
+  moved: ArrayBuffer[],
+): unknown[] {
+  return params.map((p) => {
+    if (typeof p === 'string') {
+      if (p.length < MOVE_BYTES / 4) return p; // a quarter: up to 4 bytes of UTF-8 a character
+      // A Buffer this large has an ArrayBuffer of its own (Node pools only small ones): moved as it is.
+      const bytes = Buffer.from(p, 'utf8');
+      const own =
+        bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.from(bytes);
+      moved.push(own.buffer as ArrayBuffer);
+      return { utf8: own } satisfies Utf8Param;
+    }
+    if (!ArrayBuffer.isView(p)) return p;
+    const whole = p.buffer;
+    if (whole.byteLength < MOVE_BYTES) {
+      return whole.byteLength > p.byteLength + 64 * 1024
+        ? new Uint8Array(whole, p.byteOffset, p.byteLength).slice()
+        : p;
+    }
+    let copy = copies.get(whole);
+    if (copy === undefined) {
+      copy = whole.slice(0) as ArrayBuffer;
+      copies.set(whole, copy);
+      moved.push(copy);
+    }
+    return new Uint8Array(copy, p.byteOffset, p.byteLength);
+  });
 }
 
 interface Pending {
@@ -198,7 +235,7 @@ export function startSqliteWriter(file: string, opts: { busyTimeoutMs: number })
     const e = value as { name?: string; message: string; code?: string };
     p.reject(Object.assign(new Error(e.message), e.name ? { name: e.name } : {}, e.code ? { code: e.code } : {}));
   });
-  const ask = <T>(message: unknown[]): Promise<T> => {
+  const ask = <T>(message: unknown[], moved: ArrayBuffer[] = []): Promise<T> => {
     if (ended !== null) return Promise.reject(ended);
     if (closing !== null) return Promise.reject(new Error('the SQLite writer is closed'));
     const id = nextId++;
@@ -206,7 +243,7 @@ export function startSqliteWriter(file: string, opts: { busyTimeoutMs: number })
     return new Promise<T>((resolve, reject) => {
       if (pending.size === 0) worker.ref();
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      worker.postMessage(message);
+      worker.postMessage(message, moved);
     });
   };
   const lock = new WriterLock();
@@ -220,9 +257,17 @@ export function startSqliteWriter(file: string, opts: { busyTimeoutMs: number })
   };
   return {
     lock,
-    run: (sql, params) => ask<WriterResult>([0, 'q', sql, sendable(params, false)]),
+    run: (sql, params) => {
+      const moved: ArrayBuffer[] = [];
+      return ask<WriterResult>([0, 'q', sql, sendable(params, new Map(), moved)], moved);
+    },
     transaction: (statements) =>
-      locked(() => ask<number[]>([0, 'tx', statements.map(([sql, params]) => [sql, sendable(params, true)])])),
+      locked(() => {
+        const copies = new Map<ArrayBufferLike, ArrayBuffer>();
+        const moved: ArrayBuffer[] = [];
+        const list = statements.map(([sql, params]) => [sql, sendable(params, copies, moved)]);
+        return ask<number[]>([0, 'tx', list], moved);
+      }),
     runMany: (sql, rows, syncNormal) => locked(() => ask<number>([0, 'many', sql, rows, syncNormal])),
     pragma: (text) => ask<unknown>([0, 'pragma', text]),
     close() {

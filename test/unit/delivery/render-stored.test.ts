@@ -1,8 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { dkimSign, KeyCache, type DkimKey } from '../../../src/delivery/dkim/dkim-sign.js';
-import { framedMessage, renderFramed, renderStored, type RenderInput } from '../../../src/delivery/render-stored.js';
+import {
+  framedDigest,
+  framedMessage,
+  renderFramed,
+  renderStored,
+  type RenderInput,
+} from '../../../src/delivery/render-stored.js';
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
 
@@ -31,10 +37,17 @@ test('a framed rendering signed on the same thread is byte for byte the renderin
   const expected = dkimSign(renderStored(input), [key], new KeyCache(), NOW);
   assert.ok(expected.toString('latin1').startsWith('DKIM-Signature:'));
   assert.deepEqual(framedMessage(framed), expected);
+  assert.equal(
+    framedDigest(framed),
+    createHash('sha256').update(expected).digest('base64'),
+    'the digest of the signed message',
+  );
 });
 
 test('a framed rendering without keys is the rendering as it is', () => {
-  assert.deepEqual(framedMessage(renderFramed(input)), renderStored(input));
+  const framed = renderFramed(input);
+  assert.deepEqual(framedMessage(framed), renderStored(input));
+  assert.equal(framedDigest(framed), createHash('sha256').update(renderStored(input)).digest('base64'));
   assert.deepEqual(
     framedMessage(renderFramed({ ...input, sign: { keys: [], now: NOW } })),
     Buffer.from(mime, 'latin1'),

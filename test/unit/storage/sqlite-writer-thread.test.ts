@@ -43,6 +43,26 @@ test('a write runs on the writer thread: the event loop turns while a 9 MiB row 
   });
 });
 
+test('large values cross to the writer intact and the caller keeps its own: a string of every plane, parts of one buffer in one transaction', async () => {
+  await withWriterDb(async (db) => {
+    const text = 'ascii, é, 漢字, 🎉 '.repeat(200_000);
+    const whole = Buffer.alloc(3 * 1024 * 1024);
+    for (let i = 0; i < whole.length; i++) whole[i] = (i * 7) % 256;
+    const writer = sqliteWriter(db as never);
+    assert.ok(writer);
+    await db.insertInto('t').values({ id: 1, name: text, b: null }).execute();
+    const parts = [0, 1, 2].map((k) => whole.subarray(k * 1024 * 1024, (k + 1) * 1024 * 1024));
+    await writer.transaction(
+      parts.map((b, k) => ['INSERT INTO t (id, name, b) VALUES (?, ?, ?)', [10 + k, `p${k}`, b]]),
+    );
+    assert.equal(whole.length, 3 * 1024 * 1024, "the caller's buffer is not detached");
+    const row = await db.selectFrom('t').select('name').where('id', '=', 1).executeTakeFirstOrThrow();
+    assert.equal(row.name, text);
+    const back = await db.selectFrom('t').select('b').where('id', '>=', 10).orderBy('id').execute();
+    assert.ok(Buffer.concat(back.map((r) => r.b as Buffer)).equals(whole));
+  });
+});
+
 test('a read outside a transaction does not wait for an open one, and does not see its writes before the commit', async () => {
   await withWriterDb(async (db) => {
     await db.transaction().execute(async (trx) => {
