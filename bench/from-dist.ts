@@ -4,7 +4,8 @@
 // BENCH_FROM_SOURCE=1 measures the sources instead. They also get the Node options the deployment
 // files run the server with (deploy/posthorn.service), so memory is measured as deployed;
 // BENCH_NODE_OPTIONS replaces them (an empty value: Node's defaults), to compare; likewise its
-// MALLOC_MMAP_THRESHOLD_ (BENCH_MALLOC_MMAP_THRESHOLD, empty: glibc's default).
+// MALLOC_MMAP_THRESHOLD_ (BENCH_MALLOC_MMAP_THRESHOLD, empty: glibc's default) and its GLIBC_TUNABLES
+// (BENCH_GLIBC_TUNABLES, empty: none).
 import { readFileSync } from 'node:fs';
 import { freshDist } from '../scripts/fresh-dist.js';
 
@@ -24,6 +25,14 @@ export function deployedMmapThreshold(): string {
   return value;
 }
 
+/** The GLIBC_TUNABLES of deploy/posthorn.service (the Dockerfile sets the same). */
+export function deployedGlibcTunables(): string {
+  const unit = readFileSync(new URL('../deploy/posthorn.service', import.meta.url), 'utf8');
+  const value = /^Environment=GLIBC_TUNABLES=(\S+)$/m.exec(unit)?.[1];
+  if (value === undefined) throw new Error('bench: deploy/posthorn.service sets no GLIBC_TUNABLES');
+  return value;
+}
+
 /** Makes the `posthorn` children of test/helpers/run-cli.ts and spawn-server.ts run dist/. */
 export function serveFromDist(): void {
   if (process.env.BENCH_FROM_SOURCE === '1') return;
@@ -35,4 +44,7 @@ export function serveFromDist(): void {
   // BENCH_MALLOC_MMAP_THRESHOLD leaves glibc's default (a threshold that grows with what is freed).
   const threshold = process.env.BENCH_MALLOC_MMAP_THRESHOLD ?? deployedMmapThreshold();
   if (threshold !== '') process.env.MALLOC_MMAP_THRESHOLD_ = threshold;
+  const tunables = process.env.BENCH_GLIBC_TUNABLES ?? deployedGlibcTunables();
+  if (tunables !== '') process.env.GLIBC_TUNABLES = tunables;
+  else delete process.env.GLIBC_TUNABLES;
 }

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { deployedMmapThreshold, deployedNodeOptions } from '../../../bench/from-dist.js';
+import { deployedGlibcTunables, deployedMmapThreshold, deployedNodeOptions } from '../../../bench/from-dist.js';
 
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 
@@ -18,5 +18,12 @@ test('the Dockerfile and the systemd unit give the server the same glibc mmap th
   const unit = deployedMmapThreshold();
   assert.equal(unit, String(1024 * 1024));
   const image = /^\s*MALLOC_MMAP_THRESHOLD_=(\d+)/m.exec(read('Dockerfile'))?.[1];
+  assert.equal(image, unit);
+});
+
+test('the Dockerfile and the systemd unit give the server the same glibc tunables: huge pages for mapped buffers', () => {
+  const unit = deployedGlibcTunables();
+  assert.equal(unit, 'glibc.malloc.hugetlb=1');
+  const image = /^\s*GLIBC_TUNABLES=(\S+)/m.exec(read('Dockerfile'))?.[1];
   assert.equal(image, unit);
 });
