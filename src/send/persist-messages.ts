@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, JobTable, MessageTable, RecipientTable } from '../storage/database.js';
 import { insertChunked } from '../storage/insert-chunked.js';
 import { compileOnce } from '../storage/compile-once.js';
+import { sqliteDeferred } from '../storage/open-database.js';
 import { writeEvents, type NewEvent } from '../events/write-events.js';
 import { completeIdempotencyKey, type StoredResponse } from './idempotency.js';
 
@@ -104,8 +105,12 @@ async function writeBatch(trx: Transaction<Database>, plans: MessagePlan[]): Pro
  * each plan is retried alone, so one bad message cannot take its neighbours down with it.
  */
 export async function persistMessages(db: Kysely<Database>, plans: MessagePlan[]): Promise<PersistResult[]> {
+  // With SQLite's writer thread, the batch goes to it in one message when nothing in it needs a
+  // count back (the quota's conditional update does): writeBatch reads only webhook endpoints,
+  // which it does not write (storage/sqlite-routed-dialect.ts, DeferredSqliteDialect).
+  const deferred = plans.every((p) => p.volume.quota === null) ? sqliteDeferred(db) : undefined;
   try {
-    return await db.transaction().execute((trx) => writeBatch(trx, plans));
+    return await (deferred ?? db).transaction().execute((trx) => writeBatch(trx, plans));
   } catch (error) {
     if (plans.length === 1) return [{ kind: 'error', error }];
     const results: PersistResult[] = [];

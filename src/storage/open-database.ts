@@ -9,7 +9,7 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-data-dir.js';
 import { SqliteDatabaseClass } from './sqlite-driver.js';
 import { startWalCheckpointer } from './wal-checkpointer.js';
 import { startSqliteWriter, type SqliteWriter } from './sqlite-writer.js';
-import { RoutedSqliteDialect } from './sqlite-routed-dialect.js';
+import { DeferredSqliteDialect, RoutedSqliteDialect } from './sqlite-routed-dialect.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -39,6 +39,18 @@ const sqliteWriters = new WeakMap<Kysely<Database>, SqliteWriter>();
  */
 export function sqliteWriter(db: Kysely<Database>): SqliteWriter | undefined {
   return sqliteWriters.get(db);
+}
+
+// The deferred-transaction Kysely beside each writer-thread one (sqliteDeferred).
+const deferredDbs = new WeakMap<Kysely<Database>, Kysely<Database>>();
+
+/**
+ * With a writer thread, a Kysely on the same connections whose transactions go to the writer
+ * whole at their commit (sqlite-routed-dialect.ts, DeferredSqliteDialect says what that costs
+ * the caller); undefined otherwise.
+ */
+export function sqliteDeferred(db: Kysely<Database>): Kysely<Database> | undefined {
+  return deferredDbs.get(db);
 }
 
 // The pg pool behind each PostgreSQL Kysely instance, for the send path's statements that run on it
@@ -140,7 +152,10 @@ export function openDatabase(opts: {
     dialect: writer !== null ? new RoutedSqliteDialect(cached, writer) : new SqliteDialect({ database: cached }),
   });
   sqliteHandles.set(db, sqlite);
-  if (writer !== null) sqliteWriters.set(db, writer);
+  if (writer !== null) {
+    sqliteWriters.set(db, writer);
+    deferredDbs.set(db, new Kysely<Database>({ dialect: new DeferredSqliteDialect(cached, writer) }));
+  }
   return {
     db,
     dialect: 'sqlite',

@@ -135,19 +135,23 @@ class RoutedConnection implements DatabaseConnection {
     throw new Error('streaming queries are not supported on SQLite with a writer thread');
   }
 
-  /** The main connection's prepared statement for `sql` when it only reads, else null. */
   private localStatement(sql: string): SqliteStatement | null {
-    if (TRANSACTION_CONTROL.test(sql) || PRAGMA.test(sql)) return null;
-    let stmt: SqliteStatement & { readonly?: boolean };
-    try {
-      stmt = this.driver.local.prepare(sql);
-    } catch {
-      // Something the main connection cannot prepare (a table only the writer's connection knows
-      // yet): the writer gives the answer, or the error.
-      return null;
-    }
-    return stmt.readonly === true && stmt.reader ? stmt : null;
+    return readOnly(this.driver.local, sql);
   }
+}
+
+/** The main connection's prepared statement for `sql` when it only reads, else null. */
+function readOnly(local: SqliteDatabase, sql: string): SqliteStatement | null {
+  if (TRANSACTION_CONTROL.test(sql) || PRAGMA.test(sql)) return null;
+  let stmt: SqliteStatement & { readonly?: boolean };
+  try {
+    stmt = local.prepare(sql);
+  } catch {
+    // Something the main connection cannot prepare (a table only the writer's connection knows
+    // yet): the writer gives the answer, or the error.
+    return null;
+  }
+  return stmt.readonly === true && stmt.reader ? stmt : null;
 }
 
 function toQueryResult<R>(result: WriterResult): QueryResult<R> {
@@ -166,4 +170,74 @@ function asBuffers(row: Record<string, unknown>): Record<string, unknown> {
     if (v instanceof Uint8Array && !Buffer.isBuffer(v)) row[key] = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
   }
   return row;
+}
+
+/**
+ * A dialect for transactions sent to the writer whole: the statements of a transaction are kept
+ * as they are issued and run in one message to the writer at its commit (SqliteWriter.transaction),
+ * so SQLite's write lock is held only while the thread runs them, not across a round trip per
+ * statement, each of which waits for a turn of a busy event loop. What that costs the caller: a
+ * write's result is not known inside the transaction (its promise resolves with nothing counted,
+ * and a write that returns rows is refused), and a read inside it runs at once on the main
+ * connection, so it does not see the transaction's own writes. For transactions that only read
+ * what they do not write and act on no count: the send path's group commit (send/persist-messages.ts).
+ */
+export class DeferredSqliteDialect extends RoutedSqliteDialect {
+  constructor(
+    private readonly reads: SqliteDatabase,
+    private readonly writes: SqliteWriter,
+  ) {
+    super(reads, writes);
+  }
+
+  override createDriver(): Driver {
+    const reads = this.reads;
+    const writer = this.writes;
+    return {
+      init: async () => undefined,
+      acquireConnection: async () => new DeferredConnection(reads, writer),
+      beginTransaction: async (c) => {
+        (c as DeferredConnection).kept = [];
+      },
+      commitTransaction: async (c) => {
+        const kept = (c as DeferredConnection).kept;
+        (c as DeferredConnection).kept = null;
+        if (kept !== null && kept.length > 0) await writer.transaction(kept);
+      },
+      rollbackTransaction: async (c) => {
+        (c as DeferredConnection).kept = null;
+      },
+      releaseConnection: async () => undefined,
+      // The connections are the routed dialect's: its driver closes them.
+      destroy: async () => undefined,
+    };
+  }
+}
+
+class DeferredConnection implements DatabaseConnection {
+  /** The statements of the open transaction, or null outside one. */
+  kept: [string, readonly unknown[]][] | null = null;
+
+  constructor(
+    private readonly reads: SqliteDatabase,
+    private readonly writer: SqliteWriter,
+  ) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const { sql, parameters } = compiled;
+    const stmt = readOnly(this.reads, sql);
+    if (stmt !== null) return { rows: stmt.all(parameters) as R[] };
+    if (this.kept === null) {
+      await this.writer.transaction([[sql, parameters]]);
+      return { rows: [] };
+    }
+    if (/\breturning\b/i.test(sql)) throw new Error('a deferred SQLite transaction cannot return rows from a write');
+    this.kept.push([sql, parameters]);
+    return { rows: [] };
+  }
+
+  // eslint-disable-next-line require-yield -- streaming is refused, as it is by no caller
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming queries are not supported on SQLite with a writer thread');
+  }
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { openDatabase, sqliteConnection, sqliteWriter } from '../../../src/storage/open-database.js';
+import { openDatabase, sqliteConnection, sqliteDeferred, sqliteWriter } from '../../../src/storage/open-database.js';
 import { isUniqueViolation } from '../../../src/storage/unique-violation.js';
 
 // docs/architecture.md, "SQLite: a writer thread": with `writerThread`, writes and transactions run
@@ -118,6 +118,42 @@ test('a failed transaction rolls back on the writer and lets the next one run; e
     ]);
     const count = await sql<{ n: number }>`SELECT count(*) AS n FROM t`.execute(db);
     assert.equal(count.rows[0]?.n, 26);
+  });
+});
+
+test('a deferred transaction reaches the writer whole at its commit: all or nothing, reads see only what was committed before', async () => {
+  await withWriterDb(async (db) => {
+    const deferred = sqliteDeferred(db as never) as unknown as Kysely<T>;
+    assert.ok(deferred);
+    await deferred.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ id: 1, name: 'one', b: null }).execute();
+      await trx.insertInto('t').values({ id: 2, name: 'two', b: null }).execute();
+      // Not yet written: the statements wait for the commit.
+      const seen = await sql<{ n: number }>`SELECT count(*) AS n FROM t`.execute(trx);
+      assert.equal(seen.rows[0]?.n, 0);
+    });
+    const after = await sql<{ n: number }>`SELECT count(*) AS n FROM t`.execute(db);
+    assert.equal(after.rows[0]?.n, 2);
+    // One statement fails at the commit: none of the transaction's rows stay.
+    await assert.rejects(
+      deferred.transaction().execute(async (trx) => {
+        await trx.insertInto('t').values({ id: 3, name: 'three', b: null }).execute();
+        await trx.insertInto('t').values({ id: 4, name: 'one', b: null }).execute();
+      }),
+      (err: unknown) => isUniqueViolation(err),
+    );
+    const names = await db.selectFrom('t').select('name').orderBy('id').execute();
+    assert.deepEqual(
+      names.map((r) => r.name),
+      ['one', 'two'],
+    );
+    // A write whose rows it would need back cannot be deferred.
+    await assert.rejects(
+      deferred
+        .transaction()
+        .execute((trx) => trx.insertInto('t').values({ id: 5, name: 'five', b: null }).returning('id').execute()),
+      /cannot return rows/,
+    );
   });
 });
 
