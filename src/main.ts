@@ -16,7 +16,7 @@ import { createMemoryRateLimiter } from './rate-limit/rate-limiter.js';
 import { migrate } from './storage/migrate.js';
 import { ensureEventPartitions } from './storage/event-partitions.js';
 import { EVENT_RETENTION_MS } from './events/purge-retention.js';
-import { openDatabase, pgPool } from './storage/open-database.js';
+import { openDatabase, pgPool, sqliteWriter } from './storage/open-database.js';
 import { dropStaleImportTables } from './storage/pg-suppression-import.js';
 import { securePrivateDataDir } from './storage/private-data-dir.js';
 import { assertSecretKeys } from './secrets/manage-secrets.js';
@@ -304,12 +304,23 @@ export async function serve(
   metricsListener?.setServing(true);
   opts.onReady?.(ready);
   channel?.ready();
+  const writer = sqliteWriter(deps.db);
   const name = await Promise.race([
     signal.received,
     ...(channel ? [channel.disconnected.then(() => 'supervisor gone' as const)] : []),
     ...(supervisor ? [supervisor.failed.then(() => 'supervisor gave up' as const)] : []),
+    // Without its writer thread (storage/sqlite-writer.ts) no write can be stored: stop, and let
+    // the service manager start the server again (deploy/posthorn.service, Restart=on-failure).
+    ...(writer
+      ? [
+          writer.failed.then((err) => {
+            deps.log.fatal({ err }, 'the SQLite writer thread ended: nothing more can be stored; stopping');
+            return 'sqlite writer failed' as const;
+          }),
+        ]
+      : []),
   ]);
-  const exitCode = name === 'supervisor gave up' ? 1 : 0;
+  const exitCode = name === 'supervisor gave up' || name === 'sqlite writer failed' ? 1 : 0;
   deps.log.info({ signal: name }, 'shutting down');
   metricsListener?.setServing(false);
   let finished = false;

@@ -148,6 +148,11 @@ export interface SqliteWriter {
   pragma(text: string): Promise<unknown>;
   /** Closes the connection and ends the thread, after the statements already sent. */
   close(): Promise<void>;
+  /**
+   * Resolves with the fault if the thread ends without being closed: from then on every write
+   * fails, so the server stops rather than run without storage (main.ts).
+   */
+  readonly failed: Promise<Error>;
 }
 
 /** From this size a parameter is handed to the thread as bytes moved to it, not cloned. */
@@ -219,7 +224,12 @@ export function startSqliteWriter(file: string, opts: { busyTimeoutMs: number })
   // statement is out, so the process waits for its answer.
   worker.unref();
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let reportFailure: (err: Error) => void = () => undefined;
+  const failed = new Promise<Error>((resolve) => {
+    reportFailure = resolve;
+  });
   const fail = (err: Error): void => {
+    if (ended === null && closing === null) reportFailure(err);
     ended ??= err;
     for (const p of pending.values()) p.reject(ended);
     pending.clear();
@@ -236,8 +246,8 @@ export function startSqliteWriter(file: string, opts: { busyTimeoutMs: number })
     p.reject(Object.assign(new Error(e.message), e.name ? { name: e.name } : {}, e.code ? { code: e.code } : {}));
   });
   const ask = <T>(message: unknown[], moved: ArrayBuffer[] = []): Promise<T> => {
-    if (ended !== null) return Promise.reject(ended);
     if (closing !== null) return Promise.reject(new Error('the SQLite writer is closed'));
+    if (ended !== null) return Promise.reject(ended);
     const id = nextId++;
     message[0] = id;
     return new Promise<T>((resolve, reject) => {
@@ -256,6 +266,7 @@ export function startSqliteWriter(file: string, opts: { busyTimeoutMs: number })
     }
   };
   return {
+    failed,
     lock,
     run: (sql, params) => {
       const moved: ArrayBuffer[] = [];

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase, sqliteConnection, sqliteDeferred, sqliteWriter } from '../../../src/storage/open-database.js';
 import { isUniqueViolation } from '../../../src/storage/unique-violation.js';
+import { startSqliteWriter } from '../../../src/storage/sqlite-writer.js';
 
 // docs/architecture.md, "SQLite: a writer thread": with `writerThread`, writes and transactions run
 // on a thread of their own and reads on the main connection.
@@ -180,6 +181,30 @@ test('without writerThread (the CLI) everything runs on the one connection', asy
     assert.deepEqual(rows.rows, [{ id: 1 }]);
   } finally {
     await open.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a writer thread that ends on its own reports it, and every write after fails naming it; a closed one reports nothing', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posthorn-writer-'));
+  try {
+    // Its connection cannot open: there is no such directory.
+    const broken = startSqliteWriter(join(dir, 'missing', 'db.sqlite'), { busyTimeoutMs: 0 });
+    const err = await broken.failed;
+    assert.match(err.message, /unable to open|directory|SQLITE_CANTOPEN/i);
+    await assert.rejects(broken.run('SELECT 1', []), (e: unknown) => e === err);
+    const fine = startSqliteWriter(join(dir, 'db.sqlite'), { busyTimeoutMs: 0 });
+    const result = await fine.run('CREATE TABLE t (n INTEGER)', []);
+    assert.equal(result.rows, undefined);
+    let reported = false;
+    void fine.failed.then(() => {
+      reported = true;
+    });
+    await fine.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(reported, false);
+    await assert.rejects(fine.run('SELECT 1', []), /closed/);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
