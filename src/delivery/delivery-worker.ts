@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Deps } from '../deps.js';
+import { sqliteDeferred } from '../storage/open-database.js';
 import { claimJobs } from '../queue/claim-jobs.js';
 import { completeJobs, heldJobs, releaseJobs, renewJobs } from '../queue/finish-jobs.js';
 import { startClaimLoop } from '../queue/claim-loop.js';
@@ -79,7 +80,11 @@ export function startDeliveryWorker(
   const recorder = createBatcher<GroupResult, void>(
     async (results) => {
       await timedCommit(deps.metrics, 'delivery', () =>
-        deps.db.transaction().execute(async (trx) => {
+        // With SQLite's writer thread the outcomes go to it whole at the commit (storage/sqlite-routed-dialect.ts,
+        // DeferredSqliteDialect): nothing here needs a count back. heldJobs then reads the last
+        // commit rather than inside the transaction; on SQLite one delivery worker runs per file
+        // (docs/scaling.md), and every job write below is still conditional on this worker's lock.
+        (sqliteDeferred(deps.db) ?? deps.db).transaction().execute(async (trx) => {
           const now = deps.clock.now();
           // Only outcomes of jobs this worker still holds are written: a job whose lease ended and
           // that another worker took is theirs to record (their attempt may already have).
