@@ -399,6 +399,8 @@ async function attempt(ctx: DeliveryContext, group: DeliveryGroup): Promise<Grou
     envelopeFrom: makeReturnPath(ctx.returnPathSecret, subject, m.domain),
     recipients: group.items.map((i) => i.address),
     raw: signed,
+    // A large message's rendering (renderDeferred) is a buffer of its own, not used after this.
+    rawHandedOver: m.deferredSize > 0,
     attempt,
   });
   let effects: ReplyEffects | undefined;

@@ -30,6 +30,12 @@ export interface DeliveryAttempt {
   recipients: string[];
   /** The signed message. */
   raw: Buffer;
+  /**
+   * True when `raw`'s ArrayBuffer holds this message alone (at most a frame around it) and the
+   * caller is done with it: a transport may then move those bytes to another thread instead of
+   * copying them (the sandbox's, sandbox-transport.ts), and `raw` reads as empty afterwards.
+   */
+  rawHandedOver?: boolean;
   /** 1 for the first attempt of these recipients, 2 for the first retry… */
   attempt: number;
 }

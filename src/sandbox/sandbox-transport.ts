@@ -78,7 +78,13 @@ export function createSandboxTransport(deps: Pick<Deps, 'db' | 'clock' | 'ids'>)
             // The server's SQLite writer thread (docs/architecture.md): the row and its parts in one
             // message and one transaction, so the write lock is not held across round trips.
             const statements = [head, ...parts.map((p) => deps.db.insertInto('sandbox_message_parts').values(p))];
-            await writer.transaction(statements.map((q) => q.compile()).map((c) => [c.sql, c.parameters] as const));
+            // Bytes handed over (DeliveryAttempt.rawHandedOver, transport.ts) are moved to the
+            // thread: a copy of megabytes on the event loop saved.
+            const own = attempt.rawHandedOver === true ? [raw.buffer as ArrayBuffer] : [];
+            await writer.transaction(
+              statements.map((q) => q.compile()).map((c) => [c.sql, c.parameters] as const),
+              { handOver: own },
+            );
           } else
             // 1 MiB slices with a turn of the event loop between them, in one transaction so the row
             // and its parts commit together: on a SQLite connection of the event loop's own (a CLI

@@ -136,9 +136,13 @@ export interface SqliteWriter {
   /**
    * Runs the statements in one IMMEDIATE transaction in one message to the thread, so the write
    * lock is held only while the thread runs them, not for a round trip per statement; resolves to
-   * each statement's rows read or changed.
+   * each statement's rows read or changed. `handOver`: buffers the caller gives up, moved to the
+   * thread as they are rather than copied (they read as empty here afterwards).
    */
-  transaction(statements: readonly (readonly [string, readonly unknown[]])[]): Promise<number[]>;
+  transaction(
+    statements: readonly (readonly [string, readonly unknown[]])[],
+    opts?: { handOver?: readonly ArrayBuffer[] },
+  ): Promise<number[]>;
   /**
    * Runs `sql` once per element of `rows`, all in one IMMEDIATE transaction; resolves to the rows
    * changed. `syncNormal`: commit without syncing the WAL (insert-suppressions.ts says when that is safe).
@@ -171,7 +175,7 @@ interface Utf8Param {
  * of its bytes, each in a buffer of its own that is moved, not cloned; views of one buffer (the
  * 1 MiB parts of a sandbox message, sandbox-transport.ts) share one copy. A small view of a large
  * buffer is copied alone (clone would copy the whole buffer); other values go as they are. The
- * caller's values are never detached.
+ * caller's values are never detached, but for the buffers it hands over (`transaction`).
  */
 function sendable(
   params: readonly unknown[],
@@ -272,10 +276,11 @@ export function startSqliteWriter(file: string, opts: { busyTimeoutMs: number })
       const moved: ArrayBuffer[] = [];
       return ask<WriterResult>([0, 'q', sql, sendable(params, new Map(), moved)], moved);
     },
-    transaction: (statements) =>
+    transaction: (statements, opts) =>
       locked(() => {
         const copies = new Map<ArrayBufferLike, ArrayBuffer>();
-        const moved: ArrayBuffer[] = [];
+        for (const b of opts?.handOver ?? []) copies.set(b, b);
+        const moved: ArrayBuffer[] = [...(opts?.handOver ?? [])];
         const list = statements.map(([sql, params]) => [sql, sendable(params, copies, moved)]);
         return ask<number[]>([0, 'tx', list], moved);
       }),

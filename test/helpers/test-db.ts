@@ -38,7 +38,7 @@ export async function createTestDb(
     const open = openDatabase({
       databaseUrl: null,
       dataDir,
-      writerThread: process.env.POSTHORN_TEST_SQLITE_WRITER === '1',
+      writerThread: opts.writerThread ?? process.env.POSTHORN_TEST_SQLITE_WRITER === '1',
     });
     await migrate(open.db, 'sqlite', opts.migrateUpTo).catch(async (err: unknown) => {
       await open.close();
