@@ -31,8 +31,8 @@ import type { SqliteWriter, WriterResult } from './sqlite-writer.js';
  */
 export class RoutedSqliteDialect implements Dialect {
   constructor(
-    private readonly local: SqliteDatabase,
-    private readonly writer: SqliteWriter,
+    protected readonly local: SqliteDatabase,
+    protected readonly writer: SqliteWriter,
   ) {}
 
   createDriver(): Driver {
@@ -117,41 +117,38 @@ class RoutedConnection implements DatabaseConnection {
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const { sql, parameters } = compiled;
     if (this.inTransaction) return toQueryResult<R>(await this.driver.writer.run(sql, parameters));
-    const stmt = this.localStatement(sql);
-    if (stmt !== null) {
-      // Read-only: here, now.
-      return { rows: stmt.all(parameters) as R[] };
-    }
-    await this.driver.writer.lock.lock();
-    try {
-      return toQueryResult<R>(await this.driver.writer.run(sql, parameters));
-    } finally {
-      this.driver.writer.lock.unlock();
-    }
+    const stmt = prepareLocally(this.driver.local, sql);
+    if (stmt !== null && isRead(stmt)) return { rows: stmt.all(parameters) as R[] }; // here, now
+    return toQueryResult<R>(await this.driver.writer.runAlone(sql, parameters));
   }
 
-  // eslint-disable-next-line require-yield -- streaming is refused, as it is by no caller
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('streaming queries are not supported on SQLite with a writer thread');
-  }
+  streamQuery = refuseStreaming;
+}
 
-  private localStatement(sql: string): SqliteStatement | null {
-    return readOnly(this.driver.local, sql);
+// eslint-disable-next-line require-yield -- streaming is refused, as it is by no caller
+async function* refuseStreaming<R>(): AsyncIterableIterator<QueryResult<R>> {
+  throw new Error('streaming queries are not supported on SQLite with a writer thread');
+}
+
+type LocalStatement = SqliteStatement & { readonly?: boolean };
+
+/**
+ * `sql` prepared on the main connection, to learn what it does; null for transaction control and
+ * pragmas (the writer's), and for what the main connection cannot prepare (a table only the
+ * writer's connection knows yet): the writer then gives the answer, or the error.
+ */
+function prepareLocally(local: SqliteDatabase, sql: string): LocalStatement | null {
+  if (TRANSACTION_CONTROL.test(sql) || PRAGMA.test(sql)) return null;
+  try {
+    return local.prepare(sql);
+  } catch {
+    return null;
   }
 }
 
-/** The main connection's prepared statement for `sql` when it only reads, else null. */
-function readOnly(local: SqliteDatabase, sql: string): SqliteStatement | null {
-  if (TRANSACTION_CONTROL.test(sql) || PRAGMA.test(sql)) return null;
-  let stmt: SqliteStatement & { readonly?: boolean };
-  try {
-    stmt = local.prepare(sql);
-  } catch {
-    // Something the main connection cannot prepare (a table only the writer's connection knows
-    // yet): the writer gives the answer, or the error.
-    return null;
-  }
-  return stmt.readonly === true && stmt.reader ? stmt : null;
+/** A statement that only reads and returns rows: it may run on the main connection. */
+function isRead(stmt: LocalStatement): boolean {
+  return stmt.readonly === true && stmt.reader;
 }
 
 function toQueryResult<R>(result: WriterResult): QueryResult<R> {
@@ -180,19 +177,13 @@ function asBuffers(row: Record<string, unknown>): Record<string, unknown> {
  * write's result is not known inside the transaction (its promise resolves with nothing counted,
  * and a write that returns rows is refused), and a read inside it runs at once on the main
  * connection, so it does not see the transaction's own writes. For transactions that only read
- * what they do not write and act on no count: the send path's group commit (send/persist-messages.ts).
+ * what they do not write and act on no count: the send path's group commit (send/persist-messages.ts)
+ * and the delivery outcomes (delivery/delivery-worker.ts).
  */
 export class DeferredSqliteDialect extends RoutedSqliteDialect {
-  constructor(
-    private readonly reads: SqliteDatabase,
-    private readonly writes: SqliteWriter,
-  ) {
-    super(reads, writes);
-  }
-
   override createDriver(): Driver {
-    const reads = this.reads;
-    const writer = this.writes;
+    const reads = this.local;
+    const writer = this.writer;
     return {
       init: async () => undefined,
       acquireConnection: async () => new DeferredConnection(reads, writer),
@@ -225,19 +216,17 @@ class DeferredConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const { sql, parameters } = compiled;
-    const stmt = readOnly(this.reads, sql);
-    if (stmt !== null) return { rows: stmt.all(parameters) as R[] };
+    const stmt = prepareLocally(this.reads, sql);
+    if (stmt !== null && isRead(stmt)) return { rows: stmt.all(parameters) as R[] };
     if (this.kept === null) {
       await this.writer.transaction([[sql, parameters]]);
       return { rows: [] };
     }
-    if (/\breturning\b/i.test(sql)) throw new Error('a deferred SQLite transaction cannot return rows from a write');
+    // A write that returns rows (RETURNING) would need its answer now.
+    if (stmt?.reader === true) throw new Error('a deferred SQLite transaction cannot return rows from a write');
     this.kept.push([sql, parameters]);
     return { rows: [] };
   }
 
-  // eslint-disable-next-line require-yield -- streaming is refused, as it is by no caller
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('streaming queries are not supported on SQLite with a writer thread');
-  }
+  streamQuery = refuseStreaming;
 }

@@ -128,11 +128,14 @@ export class WriterLock {
 export interface SqliteWriter {
   /**
    * Taken by whoever sends statements that must not interleave with others': `run`'s callers (the
-   * Kysely driver, sqlite-routed-dialect.ts) take it themselves; `runMany` and `transaction` take it.
+   * Kysely driver's transactions, sqlite-routed-dialect.ts) take it themselves; `runAlone`,
+   * `runMany` and `transaction` take it.
    */
   readonly lock: WriterLock;
   /** Runs one statement; rejects with the SQLite error (its `code` kept) when it fails. The caller holds `lock`. */
   run(sql: string, params: readonly unknown[]): Promise<WriterResult>;
+  /** `run` of a lone statement, taking `lock` for it. */
+  runAlone(sql: string, params: readonly unknown[]): Promise<WriterResult>;
   /**
    * Runs the statements in one IMMEDIATE transaction in one message to the thread, so the write
    * lock is held only while the thread runs them, not for a round trip per statement; resolves to
@@ -240,12 +243,12 @@ export function startSqliteWriter(file: string, opts: { busyTimeoutMs: number })
   };
   worker.on('error', fail);
   worker.once('exit', () => fail(new Error('the SQLite writer thread ended')));
-  worker.on('message', ([id, failed, value]: [number, 0 | 1, unknown]) => {
+  worker.on('message', ([id, refused, value]: [number, 0 | 1, unknown]) => {
     const p = pending.get(id);
     if (p === undefined) return;
     pending.delete(id);
     if (pending.size === 0) worker.unref();
-    if (failed === 0) return p.resolve(value);
+    if (refused === 0) return p.resolve(value);
     const e = value as { name?: string; message: string; code?: string };
     p.reject(Object.assign(new Error(e.message), e.name ? { name: e.name } : {}, e.code ? { code: e.code } : {}));
   });
@@ -269,13 +272,15 @@ export function startSqliteWriter(file: string, opts: { busyTimeoutMs: number })
       lock.unlock();
     }
   };
+  const run = (sql: string, params: readonly unknown[]): Promise<WriterResult> => {
+    const moved: ArrayBuffer[] = [];
+    return ask<WriterResult>([0, 'q', sql, sendable(params, new Map(), moved)], moved);
+  };
   return {
     failed,
     lock,
-    run: (sql, params) => {
-      const moved: ArrayBuffer[] = [];
-      return ask<WriterResult>([0, 'q', sql, sendable(params, new Map(), moved)], moved);
-    },
+    run,
+    runAlone: (sql, params) => locked(() => run(sql, params)),
     transaction: (statements, opts) =>
       locked(() => {
         const copies = new Map<ArrayBufferLike, ArrayBuffer>();
