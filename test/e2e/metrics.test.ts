@@ -18,6 +18,7 @@ import { startSinkMx } from '../helpers/sink-mx.js';
 import { startServer, type RunningServer, deliveringEnv } from '../helpers/spawn-server.js';
 import { createTestDb, testDialects } from '../helpers/test-db.js';
 import { runCli } from '../helpers/run-cli.js';
+import { until } from '../helpers/raw-http.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 
@@ -176,17 +177,24 @@ for (const dialect of testDialects()) {
         assert.deepEqual(missing, [], 'dashboard metrics missing from a real scrape');
 
         // One message's story in the log: both attempts under its message_id, with the recipient.
-        const lines = server
-          .stderr()
-          .split('\n')
-          .flatMap((l) => {
-            try {
-              return [JSON.parse(l) as Record<string, unknown>];
-            } catch {
-              return [];
-            }
-          })
-          .filter((l) => l.message_id === messageId);
+        // The counter can move before the server's log line has come through its stderr pipe: wait for two lines.
+        const running = server;
+        const storyLines = (): Record<string, unknown>[] =>
+          running
+            .stderr()
+            .split('\n')
+            .flatMap((l) => {
+              try {
+                return [JSON.parse(l) as Record<string, unknown>];
+              } catch {
+                return [];
+              }
+            })
+            .filter((l) => l.message_id === messageId);
+        const lines = await until('both log lines of the message', () => {
+          const found = storyLines();
+          return found.length >= 2 && found;
+        });
         assert.deepEqual(
           lines.map((l) => [l.msg, l.recipient, l.outcome]),
           [
