@@ -1,10 +1,11 @@
-// Runs every test file under test/ with Node's built-in runner through tsx.
-// Node 20's --test does not expand globs, so the files are listed here.
+// Runs every test file under test/ with Node's built-in runner, compiled to JavaScript first
+// (scripts/test-tree.js says why). Node 20's --test does not expand globs, so the files are listed here.
 // Usage: node scripts/run-tests.js [substring filter ...]
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { freshDist } from './fresh-dist.js';
+import { buildTestTree } from './test-tree.js';
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -28,12 +29,25 @@ if (files.length === 0) {
 // so the children never run stale code. POSTHORN_FROM_SOURCE=1 runs them from src/ instead.
 const fromSource = process.env.POSTHORN_FROM_SOURCE === '1';
 if (!fromSource && !freshDist((line) => console.log(`${line} for the tests`))) process.exit(1);
+const { tree, remove } = await buildTestTree();
 // Test files run two at a time (the two cores CI has); TEST_CONCURRENCY=1 when something else
 // shares the machine (scripts/ci-node.sh beside the main suite).
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, POSTHORN_TEST_CLI: fromSource ? 'source' : 'dist' } },
-);
-process.exit(result.status ?? 1);
+let status = 1;
+try {
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--enable-source-maps',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=spec',
+      ...files.map((f) => join(tree, f.replace(/\.ts$/, '.js'))),
+    ],
+    { stdio: 'inherit', env: { ...process.env, POSTHORN_TEST_CLI: fromSource ? 'source' : 'dist' } },
+  );
+  status = result.status ?? 1;
+} finally {
+  remove();
+}
+process.exit(status);

@@ -10,11 +10,10 @@ import type { Browser, Page } from 'playwright-core';
 import { createResolver } from '../../src/domains/create-resolver.js';
 import { startApiHarness, type ApiHarness } from '../helpers/api-harness.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
-import { launchBrowser, openPage, seriousViolations, signInWithToken } from '../helpers/browser.js';
+import { browserDialects, launchBrowser, openPage, seriousViolations, signInWithToken } from '../helpers/browser.js';
 import { seedDomain } from '../helpers/seed.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { Webhook } from 'standardwebhooks';
-import { testDialects } from '../helpers/test-db.js';
 
 const run = promisify(execFile);
 
@@ -55,7 +54,7 @@ after(async () => {
   await dns?.close();
 });
 
-for (const dialect of testDialects()) {
+for (const dialect of browserDialects()) {
   describe(`dashboard in Chromium (${dialect})`, () => {
     let api: ApiHarness;
     let admin: string;

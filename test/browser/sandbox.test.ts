@@ -10,9 +10,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, seriousViolations } from '../helpers/browser.js';
+import { browserDialects, launchBrowser, openPage, seriousViolations } from '../helpers/browser.js';
 import { startServer, type RunningServer } from '../helpers/spawn-server.js';
-import { createTestDb, testDialects, type TestDb } from '../helpers/test-db.js';
+import { createTestDb, type TestDb } from '../helpers/test-db.js';
 
 let browser: Browser;
 before(async () => {
@@ -54,7 +54,7 @@ async function smtpAuth(port: number, ca: string, user: string, pass: string): P
   }
 }
 
-for (const dialect of testDialects()) {
+for (const dialect of browserDialects()) {
   describe(`the sandbox in Chromium (${dialect})`, () => {
     let db: TestDb;
     let server: RunningServer;

@@ -16,9 +16,8 @@ import { URI, type TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { generate } from 'selfsigned';
 import { startApiHarness, type ApiHarness } from '../helpers/api-harness.js';
-import { launchBrowser, openPage, seriousViolations, signInWithToken } from '../helpers/browser.js';
+import { browserDialects, launchBrowser, openPage, seriousViolations, signInWithToken } from '../helpers/browser.js';
 import { seedDomain } from '../helpers/seed.js';
-import { testDialects } from '../helpers/test-db.js';
 
 const PASSWORD = 'lantern-quiver-oak-2931';
 
@@ -65,7 +64,7 @@ after(async () => {
   await browser?.close();
 });
 
-for (const dialect of testDialects()) {
+for (const dialect of browserDialects()) {
   describe(`sign-in and Settings in Chromium (${dialect})`, () => {
     let api: ApiHarness;
     let admin: string;

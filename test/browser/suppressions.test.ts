@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Download, Page } from 'playwright-core';
 import { startApiHarness, type ApiHarness } from '../helpers/api-harness.js';
-import { launchBrowser, openPage, seriousViolations, signInWithToken } from '../helpers/browser.js';
-import { testDialects } from '../helpers/test-db.js';
+import { browserDialects, launchBrowser, openPage, seriousViolations, signInWithToken } from '../helpers/browser.js';
 import { createUser } from '../../src/users/users.js';
 import { CLI_ACTOR } from '../../src/core/actor.js';
 
@@ -64,7 +63,7 @@ after(async () => {
   await browser?.close();
 });
 
-for (const dialect of testDialects()) {
+for (const dialect of browserDialects()) {
   describe(`Suppressions screen in Chromium (${dialect})`, () => {
     let api: ApiHarness;
     let admin: string;

@@ -10,8 +10,7 @@ import { simpleParser } from 'mailparser';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startApiHarness, type ApiHarness } from '../helpers/api-harness.js';
 import { createDeliveryHarness, MX_DOMAIN, type DeliveryHarness } from '../helpers/delivery-harness.js';
-import { launchBrowser, openPage, seriousViolations, signInWithToken } from '../helpers/browser.js';
-import { testDialects } from '../helpers/test-db.js';
+import { browserDialects, launchBrowser, openPage, seriousViolations, signInWithToken } from '../helpers/browser.js';
 
 /** The page's globals, typed just enough for the functions run in the page (no DOM library here). */
 type InPage = {
@@ -49,7 +48,7 @@ async function typeInto(editor: Locator, text: string): Promise<void> {
   await editor.fill(text);
 }
 
-for (const dialect of testDialects()) {
+for (const dialect of browserDialects()) {
   describe(`templates screen in Chromium (${dialect})`, () => {
     let h: DeliveryHarness;
     let api: ApiHarness;

@@ -2,12 +2,24 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { dashboardDirectory } from '../../src/http/routes/dashboard.js';
+import type { DialectName } from '../../src/storage/open-database.js';
+import { testDialects } from './test-db.js';
 
 /**
  * Debian's Chromium (`apt-get install -y chromium`): Playwright's own browser download is not used
  * (docs/dashboard.md, Browser tests). POSTHORN_CHROMIUM names another binary.
  */
 export const CHROMIUM = process.env.POSTHORN_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * The databases the browser journeys run on: SQLite (what `npm start` gives a newcomer), and
+ * PostgreSQL too with POSTHORN_TEST_BROWSER_POSTGRES=1. What a journey checks is the pages; the
+ * routes and storage under them run on both databases in test/storage/ and test/e2e/, and a
+ * journey on each database was a fifth of the suite's time on two cores (CONTRIBUTING.md).
+ */
+export function browserDialects(): DialectName[] {
+  return process.env.POSTHORN_TEST_BROWSER_POSTGRES === '1' ? testDialects() : ['sqlite'];
+}
 
 /** Launches headless Chromium, failing with what to do when it or the dashboard build is missing. */
 export async function launchBrowser(): Promise<Browser> {

@@ -1,8 +1,14 @@
 import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root: children run `node bin/posthorn.js` from there. */
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * The checkout's root: children run `node bin/posthorn.js` from there. Found through package.json's
+ * real path, because scripts/run-tests.js runs the compiled tests from a tree of their own in which
+ * every top-level file is a link into the checkout (scripts/test-tree.js).
+ */
+export const REPO_ROOT = `${dirname(realpathSync(fileURLToPath(new URL('../../package.json', import.meta.url))))}/`;
 
 /** A child run gives up after this, failing the test with what it printed. */
 const CLI_TIMEOUT_MS = 60_000;
