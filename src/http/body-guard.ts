@@ -208,7 +208,7 @@ export function bodyGuard(opts: BodyGuardOptions): preParsingHookHandler {
     // DOMException each time: about a tenth of a millisecond of the event loop per request, on
     // every `POST /v1/send` (bench:send).
     req.raw.pipe(counter);
-    req.raw.once('error', (err) => counter.destroy(err));
+    req.raw.on('error', (err) => counter.destroy(err));
     req.raw.once('close', () => {
       if (!req.raw.readableEnded && !counter.destroyed) counter.destroy(prematureClose());
     });
