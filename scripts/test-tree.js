@@ -1,13 +1,13 @@
-// The tests run compiled: src/ and test/ are turned into JavaScript by esbuild (one file at a time,
-// as tsx would, with inline source maps so a failure points at the TypeScript line) in a tree of
-// their own, and Node runs that tree with no loader hooks. On Node 20, tsx's hooks run on a
-// separate thread and every module's resolve and load crosses to it and back: a test file that
-// imports the storage layer spent about 5 s of CPU starting, before its first test, and each
-// worker thread it started (DKIM signing, rendering) registered tsx and paid again. Compiled, the
-// same start takes under a second. Type checking stays `npm run typecheck`'s job.
+// The tests run compiled: src/, test/, bench/ and scripts/ are turned into JavaScript by esbuild
+// (one file at a time, as tsx would, with inline source maps so a failure points at the TypeScript
+// line) in a tree of their own, and Node runs that tree with no loader hooks. On Node 20, tsx's
+// hooks run on a separate thread and every module's resolve and load crosses to it and back: a
+// test file that imports the storage layer spent about 5 s of CPU starting, before its first test,
+// and each worker thread it started (DKIM signing, rendering) registered tsx and paid again.
+// Compiled, the same start takes 2-3 s. Type checking stays `npm run typecheck`'s job.
 //
-// The tree sits in the OS temp dir, one per run, and mirrors the repository's top level: src/,
-// test/, bench/ and scripts/ hold the compiled modules (plus the sources and every other file as symlinks), and every
+// The tree sits in the OS temp dir, one per run, and mirrors the repository's top level: those
+// four folders hold the compiled modules (and every other file of theirs, as a symlink), and every
 // other top-level entry is a symlink to the real one, so a path a module builds from its own
 // import.meta.url (../../web/dist/, ../../package.json, test/fixtures/, bin/posthorn.js) finds the
 // same file it finds in the checkout. Tests still run with the checkout as their working directory.
